@@ -1,0 +1,1 @@
+"""One protocol per paper figure family; each module exposes an ``experiment`` object."""

@@ -1,0 +1,292 @@
+"""YAML config → validated, typed config; ``--set`` overrides; the ``quick:`` profile.
+
+A config file holds the common keys (``experiment``, ``description``, ``seed``,
+``targets``, ``quick``) and, beside them, the experiment's own parameters, declared by
+the experiment as a dataclass whose fields are made with :func:`param`. Every error is
+one line naming the file, the key and the value (:class:`~mtc_cli.errors.MtcError`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from mtc_cli.errors import MtcError
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+COMMON_KEYS = ("experiment", "description", "seed", "targets", "quick")
+TARGET_KEYS = ("claim", "table", "where", "expect", "paper")
+
+
+def param(default, help: str, *, min=None, max=None, choices=None):  # noqa: A002
+    """A config parameter: default, one-line help and optional range or choices."""
+    meta = {"help": help, "min": min, "max": max, "choices": choices}
+    if isinstance(default, list | dict):
+        return field(default_factory=lambda: _copy(default), metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+def _copy(value):
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True)
+class Target:
+    """A paper's claim, checked on a results table after the run.
+
+    ``where`` is a pandas query selecting rows of ``table`` (default ``summary``);
+    ``expect`` is a pandas expression that must be true on every selected row.
+    """
+
+    claim: str
+    expect: str
+    table: str = "summary"
+    where: str = ""
+    paper: str = ""
+
+
+@dataclass
+class Config:
+    """A loaded config: the experiment's typed parameters and the common keys."""
+
+    path: Path
+    experiment: str
+    params: Any
+    seed: int = 0
+    description: str = ""
+    targets: list[Target] = field(default_factory=list)
+    quick: bool = False
+
+    def resolved(self) -> dict:
+        """The config as run (after ``quick`` and ``--set``), JSON-serialisable."""
+        return {
+            "experiment": self.experiment,
+            "description": self.description,
+            "seed": self.seed,
+            "quick": self.quick,
+            **to_plain(self.params),
+            "targets": [to_plain(t) for t in self.targets],
+        }
+
+
+def to_plain(obj):
+    """Dataclasses, paths and tuples → plain dicts, strings and lists."""
+    if dataclasses.is_dataclass(obj):
+        return {f.name: to_plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, list | tuple):
+        return [to_plain(v) for v in obj]
+    if isinstance(obj, dict):
+        return {k: to_plain(v) for k, v in obj.items()}
+    if isinstance(obj, Path):
+        try:
+            return str(obj.relative_to(PROJECT_ROOT))
+        except ValueError:
+            return str(obj)
+    return obj
+
+
+def read_yaml(path: Path) -> dict:
+    """Read a YAML mapping; missing file and malformed YAML are one-line errors."""
+    if not path.is_file():
+        raise MtcError(f"{path}: config file not found")
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or "invalid YAML"
+        raise MtcError(f"{path}: malformed YAML{where}: {problem}") from None
+    if not isinstance(data, dict):
+        raise MtcError(f"{path}: expected a mapping of keys at the top level")
+    return data
+
+
+def load_config(path, *, quick: bool = False, overrides=(), resolve_experiment=None) -> Config:
+    """Load ``path``, apply the ``quick:`` block if asked, then ``--set`` overrides.
+
+    ``resolve_experiment(name)`` returns the experiment object (with ``.Params``) or
+    raises :class:`MtcError`; by default the registry in :mod:`mtc_cli.registry`.
+    """
+    path = Path(path)
+    raw = read_yaml(path)
+    if resolve_experiment is None:
+        from mtc_cli.registry import get_experiment as resolve_experiment
+    if "experiment" not in raw:
+        raise MtcError(f"{path}: missing key 'experiment'")
+    name = raw["experiment"]
+    if not isinstance(name, str):
+        raise MtcError(f"{path}: key 'experiment': expected a name, got {name!r}")
+    try:
+        exp = resolve_experiment(name)
+    except MtcError as exc:
+        raise MtcError(f"{path}: key 'experiment': {exc}") from None
+    params_cls = exp.Params
+    valid = list(COMMON_KEYS) + [f.name for f in dataclasses.fields(params_cls)]
+
+    values = {k: v for k, v in raw.items() if k not in COMMON_KEYS}
+    for key in values:
+        if key not in valid:
+            raise MtcError(f"{path}: {_unknown(key, valid)}")
+    quick_block = raw.get("quick") or {}
+    if not isinstance(quick_block, dict):
+        raise MtcError(f"{path}: key 'quick': expected a mapping of overrides")
+    for key in quick_block:
+        if key not in valid or key in COMMON_KEYS and key != "seed":
+            raise MtcError(f"{path}: {_unknown('quick.' + key, ['quick.' + v for v in valid])}")
+    seed = raw.get("seed", 0)
+    if quick:
+        seed = quick_block.get("seed", seed)
+        values = _merge(values, {k: v for k, v in quick_block.items() if k != "seed"})
+
+    for item in overrides:
+        key, sep, text = item.partition("=")
+        if not sep or not key:
+            raise MtcError(f"{path}: --set {item!r}: expected KEY=VALUE")
+        try:
+            value = yaml.safe_load(text) if text.strip() else ""
+        except yaml.YAMLError:
+            value = text
+        top = key.split(".")[0]
+        if top == "seed":
+            seed = value
+            continue
+        if top not in valid or top in COMMON_KEYS:
+            raise MtcError(f"{path}: --set {key}: {_unknown(key, valid)}")
+        try:
+            values = _set_dotted(values, key.split("."), value)
+        except MtcError as exc:
+            raise MtcError(f"{path}: {exc}") from None
+
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise MtcError(f"{path}: key 'seed': expected a non-negative integer, got {seed!r}")
+    params = build(params_cls, values, str(path), "")
+    targets = [_target(t, i, path) for i, t in enumerate(raw.get("targets") or [])]
+    desc = raw.get("description", "")
+    return Config(path, name, params, seed, str(desc).strip(), targets, quick)
+
+
+def _target(item, i, path) -> Target:
+    if not isinstance(item, dict):
+        raise MtcError(f"{path}: key 'targets[{i}]': expected a mapping with claim and expect")
+    for key in item:
+        if key not in TARGET_KEYS:
+            raise MtcError(f"{path}: {_unknown(f'targets[{i}].{key}', TARGET_KEYS)}")
+    for key in ("claim", "expect"):
+        if not isinstance(item.get(key), str):
+            raise MtcError(f"{path}: key 'targets[{i}].{key}': expected a string")
+    return Target(**{k: str(v) for k, v in item.items()})
+
+
+def _merge(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for k, v in over.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = _merge(out[k], v)
+        else:
+            out[k] = v
+    return out
+
+
+def _set_dotted(values, keys: list[str], value):
+    """Set ``a.b.0`` style keys: names index mappings, numbers index lists."""
+    head, rest = keys[0], keys[1:]
+    if isinstance(values, list):
+        if not head.isdigit() or int(head) >= len(values):
+            raise MtcError(f"--set {'.'.join(keys)}: index {head!r} outside a list of "
+                           f"{len(values)}")
+        out = list(values)
+        i = int(head)
+        out[i] = value if not rest else _set_dotted(out[i], rest, value)
+        return out
+    out = dict(values) if isinstance(values, dict) else {}
+    out[head] = value if not rest else _set_dotted(out.get(head, {}), rest, value)
+    return out
+
+
+def _unknown(key: str, valid) -> str:
+    near = difflib.get_close_matches(key, list(valid), n=1, cutoff=0.5)
+    hint = f" (did you mean '{near[0]}'?)" if near else ""
+    return f"unknown key '{key}'{hint}"
+
+
+def build(cls, values: dict, source: str, prefix: str):
+    """Validate ``values`` against dataclass ``cls``; fill defaults; return an instance."""
+    if not isinstance(values, dict):
+        raise MtcError(f"{source}: key '{prefix.rstrip('.')}': expected a mapping, got {values!r}")
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    for key in values:
+        if key not in fields:
+            raise MtcError(f"{source}: {_unknown(prefix + key, [prefix + n for n in fields])}")
+    hints = typing.get_type_hints(cls)
+    kwargs = {}
+    for name, f in fields.items():
+        if name in values:
+            kwargs[name] = _coerce(values[name], hints[name], f.metadata, source, prefix + name)
+        elif dataclasses.is_dataclass(hints[name]) and f.default is dataclasses.MISSING:
+            kwargs[name] = build(hints[name], {}, source, prefix + name + ".")
+    return cls(**kwargs)
+
+
+def _coerce(value, tp, meta, source: str, key: str):
+    def fail(expected):
+        raise MtcError(f"{source}: key '{key}': expected {expected}, got {value!r}")
+
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        if value is None and type(None) in args:
+            return None
+        inner = [a for a in args if a is not type(None)]
+        return _coerce(value, inner[0], meta, source, key)
+    if dataclasses.is_dataclass(tp):
+        return build(tp, value, source, key + ".")
+    if origin is list:
+        if not isinstance(value, list):
+            fail("a list")
+        return [_coerce(v, args[0], meta, source, f"{key}[{i}]") for i, v in enumerate(value)]
+    if tp is bool:
+        if not isinstance(value, bool):
+            fail("true or false")
+    elif tp is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            fail("an integer")
+    elif tp is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            fail("a number")
+        value = float(value)
+    elif tp is str:
+        if not isinstance(value, str):
+            fail("a string")
+    elif tp is Path:
+        if not isinstance(value, str) or not value:
+            fail("a file path")
+        value = resolve_path(value, source, key)
+    choices = meta.get("choices")
+    if choices is not None and value not in choices:
+        fail("one of " + ", ".join(map(repr, choices)))
+    lo, hi = meta.get("min"), meta.get("max")
+    if lo is not None and value < lo:
+        fail(f"a value ≥ {lo}")
+    if hi is not None and value > hi:
+        fail(f"a value ≤ {hi}")
+    return value
+
+
+def resolve_path(text: str, source: str, key: str) -> Path:
+    """A data path: as given (absolute or relative to the working directory), else
+    relative to the project root, so shipped configs work from any directory."""
+    p = Path(text).expanduser()
+    for candidate in (p, PROJECT_ROOT / p):
+        if candidate.exists():
+            return candidate.resolve()
+    raise MtcError(f"{source}: key '{key}': file not found: {text}")

@@ -1,0 +1,1 @@
+"""Model-order selection criteria, one module per principle."""

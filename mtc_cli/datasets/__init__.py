@@ -1,0 +1,1 @@
+"""Data generators (synthetic) and loaders (files under data/)."""

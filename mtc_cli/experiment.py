@@ -1,0 +1,51 @@
+"""What an experiment is: the protocol the runner is handed.
+
+An experiment module in ``experiments/`` defines a subclass of :class:`Experiment` and
+exposes one instance as ``experiment``. The runner knows nothing else about it.
+
+- ``Params``: a dataclass of the experiment's config keys (fields made with
+  :func:`mtc_cli.config.param`).
+- ``tasks(params)``: one dict per sweep point × repetition. A task holds everything its
+  computation depends on (and nothing about other sweep points): it is hashed into the
+  task's cache key and the spawn key of its random generator.
+- ``run_task(task, rng)``: the rows of one task, as a list of dicts with the condition
+  columns, ``rep``, ``criterion``, ``k`` and ``score`` (extra columns allowed).
+- ``summarize(rows, params)``: one row per condition × criterion with ``selected_k``,
+  ``selected_k_q25``, ``selected_k_q75`` (and ``true_k`` / ``oracle_k`` where known).
+- ``tables(rows, summary, params)``: optional further tables, by name, for targets.
+- ``plot(rows, summary, params, outdir)``: draw the figures from the tables alone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from mtc_cli.results import summarize_selection
+
+
+class Experiment:
+    name: str = ""
+    description: str = ""
+    Params: type = None
+    #: columns of ``rows`` that identify a condition (a sweep point)
+    condition: tuple[str, ...] = ()
+    #: criterion → ``"min"`` or ``"max"``: how one repetition selects k from its scores
+    select: dict[str, str] = {}
+
+    def tasks(self, params) -> list[dict]:
+        raise NotImplementedError
+
+    def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
+        raise NotImplementedError
+
+    def summarize(self, rows: pd.DataFrame, params) -> pd.DataFrame:
+        return summarize_selection(rows, list(self.condition), self.select)
+
+    def tables(self, rows: pd.DataFrame, summary: pd.DataFrame, params) -> dict:
+        return {}
+
+    def plot(self, rows: pd.DataFrame, summary: pd.DataFrame, params, outdir: Path) -> list:
+        return []

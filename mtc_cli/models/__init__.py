@@ -1,0 +1,1 @@
+"""Cost functions and optimizers: the models whose order is selected."""

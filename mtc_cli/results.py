@@ -1,0 +1,183 @@
+"""Tidy rows, the selection summary, paper targets, atomic CSV/JSON I/O and provenance.
+
+Contract of every run directory:
+
+- ``rows.csv``: one row per condition × ``rep`` × ``criterion`` × ``k`` with ``score``;
+- ``summary.csv``: one row per condition × criterion with ``selected_k`` (median of the
+  per-repetition selections), ``selected_k_q25``, ``selected_k_q75``, ``n_reps`` and,
+  where the experiment knows it, ``true_k`` / ``oracle_k``;
+- ``targets.csv``: each paper claim of the config, whether it holds, what was observed;
+- ``run.json``: resolved config, seed, versions, git commit, wall time, jobs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that readers see the old file or the new, never half."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_csv(df: pd.DataFrame, path: Path) -> None:
+    """Write a table atomically; floats in shortest round-trip form (deterministic)."""
+    atomic_write_text(path, df.to_csv(index=False, lineterminator="\n"))
+
+
+def write_json(obj, path: Path) -> None:
+    atomic_write_text(path, json.dumps(obj, indent=2, sort_keys=True, default=str) + "\n")
+
+
+def select_per_rep(rows: pd.DataFrame, condition: list[str], select: dict) -> pd.DataFrame:
+    """Each repetition's choice: the k with the lowest (rule ``min``) or highest
+    (``max``) score per condition × rep × criterion; ties go to the smallest k."""
+    parts = []
+    for criterion, rule in select.items():
+        sub = rows[(rows["criterion"] == criterion) & rows["score"].notna()]
+        if sub.empty:
+            continue
+        sub = sub.sort_values([*condition, "rep", "k"], kind="stable")
+        key = sub["score"] if rule == "min" else -sub["score"]
+        idx = key.groupby([sub[c] for c in [*condition, "rep"]], sort=False).idxmin()
+        chosen = sub.loc[idx.values, [*condition, "rep", "k"]].rename(columns={"k": "selected_k"})
+        chosen.insert(len(condition), "criterion", criterion)
+        parts.append(chosen)
+    if not parts:
+        return pd.DataFrame(columns=[*condition, "criterion", "rep", "selected_k"])
+    return pd.concat(parts, ignore_index=True)
+
+
+def summarize_selection(rows: pd.DataFrame, condition: list[str], select: dict) -> pd.DataFrame:
+    """Median and quartiles over repetitions of each criterion's selected k."""
+    chosen = select_per_rep(rows, condition, select)
+    order = {c: i for i, c in enumerate(select)}
+    grouped = chosen.groupby([*condition, "criterion"], sort=False)["selected_k"]
+    out = grouped.agg(
+        selected_k="median",
+        selected_k_q25=lambda s: float(np.quantile(s, 0.25)),
+        selected_k_q75=lambda s: float(np.quantile(s, 0.75)),
+        n_reps="size",
+    ).reset_index()
+    out["_order"] = out["criterion"].map(order)
+    out = out.sort_values([*condition, "_order"], kind="stable").drop(columns="_order")
+    return out.reset_index(drop=True)
+
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+
+
+def check_targets(targets, tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Evaluate each paper target on its table: does ``expect`` hold on every row
+    that ``where`` selects? An expression that cannot be evaluated is reported, not raised."""
+    out = []
+    for t in targets:
+        row = {"claim": t.claim, "table": t.table, "where": t.where, "expect": t.expect,
+               "paper": t.paper, "holds": False, "observed": ""}
+        df = tables.get(t.table)
+        try:
+            if df is None:
+                raise KeyError(f"no table '{t.table}' (have: {', '.join(sorted(tables))})")
+            sel = df.query(t.where) if t.where else df
+            if sel.empty:
+                row["observed"] = "no rows selected"
+            else:
+                ok = pd.Series(sel.eval(t.expect), index=sel.index).astype(bool)
+                row["holds"] = bool(ok.all())
+                row["observed"] = _observed(sel, ok, t)
+        except Exception as exc:  # a bad expression is a finding, not a crash
+            row["observed"] = f"error: {type(exc).__name__}: {exc}"
+        out.append(row)
+    cols = ["claim", "holds", "observed", "paper", "table", "where", "expect"]
+    return pd.DataFrame(out, columns=cols)
+
+
+def _observed(sel: pd.DataFrame, ok: pd.Series, t) -> str:
+    """The values the expectation looked at, compactly, and the first rows that fail."""
+    in_expect = [c for c in sel.columns if c in set(_IDENT.findall(t.expect))]
+    parts = []
+    for c in in_expect:
+        counts = sel[c].value_counts(sort=False)
+        if len(counts) == 1:
+            parts.append(f"{c}={_fmt(sel[c].iloc[0])}")
+        elif len(counts) <= 4:
+            parts.append(f"{c}: " + ", ".join(f"{_fmt(v)} ×{n}" for v, n in counts.items()))
+        else:
+            parts.append(f"{c} {_fmt(sel[c].min())}–{_fmt(sel[c].max())}")
+    text = "; ".join(parts) + (f" ({len(sel)} rows)" if len(sel) > 1 else "")
+    if not ok.all():
+        varying = [c for c in sel.columns if c not in in_expect and sel[c].nunique() > 1]
+        named = set(_IDENT.findall(t.where)) | {"criterion"}
+        keys = [c for c in varying if c in named] or varying[:2]
+        bad = sel[~ok].head(3)
+        where = ", ".join(" ".join(f"{c}={_fmt(r[c])}" for c in keys) or "row"
+                          for _, r in bad.iterrows())
+        text += f"; fails at {where}" + (" …" if (~ok).sum() > 3 else "")
+    return text
+
+
+def _fmt(v) -> str:
+    if isinstance(v, float | np.floating):
+        return f"{v:.4g}"
+    return str(v)
+
+
+def summary_wide(summary: pd.DataFrame) -> pd.DataFrame:
+    """Summary for the terminal: one row per condition, one column of median selected k
+    per criterion (quartiles in brackets when they differ), then ``true_k``/``oracle_k``."""
+    cond = list(summary.columns[:list(summary.columns).index("criterion")])
+    def cell(r):
+        lo, hi = r["selected_k_q25"], r["selected_k_q75"]
+        return f"{r['selected_k']:g}" + ("" if lo == hi else f" [{lo:g}–{hi:g}]")
+
+    s = summary.assign(_cell=summary.apply(cell, axis=1))
+    index = cond or None
+    if index is None:
+        s = s.assign(_all="all")
+        index = ["_all"]
+    wide = s.pivot_table(index=index, columns="criterion", values="_cell", aggfunc="first",
+                         sort=False)
+    wide = wide[list(dict.fromkeys(s["criterion"]))]
+    for col in ("true_k", "oracle_k"):
+        if col in s.columns:
+            wide[col] = s.groupby(index, sort=False)[col].first()
+    wide.columns.name = None
+    return wide.reset_index().drop(columns="_all", errors="ignore")
+
+
+def format_table(df: pd.DataFrame, max_rows: int = 60) -> str:
+    """A plain-text table for the terminal."""
+    if df.empty:
+        return "(empty)"
+    with pd.option_context("display.max_rows", max_rows, "display.width", 160,
+                           "display.max_colwidth", 70, "display.float_format", "{:.4g}".format):
+        return df.to_string(index=False)
+
+
+def markdown_table(df: pd.DataFrame) -> str:
+    """A GitHub-flavoured markdown table (no extra dependency)."""
+    def cell(v):
+        return _fmt(v).replace("|", "\\|").replace("\n", " ")
+
+    head = "| " + " | ".join(map(str, df.columns)) + " |"
+    rule = "|" + "---|" * len(df.columns)
+    body = ["| " + " | ".join(cell(v) for v in r) + " |" for r in df.itertuples(index=False)]
+    return "\n".join([head, rule, *body])

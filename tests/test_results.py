@@ -1,0 +1,50 @@
+"""Selection summary and target checks on small tables worked out by hand."""
+
+import pandas as pd
+import pytest
+
+from mtc_cli.config import Target
+from mtc_cli.results import check_targets, select_per_rep, summarize_selection, summary_wide
+
+
+@pytest.fixture
+def rows():
+    # condition s=1: rep 0 scores min at k=2, rep 1 tie between k=1 and k=3 → k=1
+    data = [
+        (1, 0, "a", 1, 5.0), (1, 0, "a", 2, 1.0), (1, 0, "a", 3, 2.0),
+        (1, 1, "a", 1, 0.5), (1, 1, "a", 2, 0.9), (1, 1, "a", 3, 0.5),
+        (1, 0, "b", 1, 5.0), (1, 0, "b", 2, 1.0), (1, 0, "b", 3, 9.0),
+        (1, 1, "b", 1, 5.0), (1, 1, "b", 2, 1.0), (1, 1, "b", 3, float("nan")),
+    ]
+    return pd.DataFrame(data, columns=["s", "rep", "criterion", "k", "score"])
+
+
+def test_select_per_rep_min_max_and_ties(rows):
+    chosen = select_per_rep(rows, ["s"], {"a": "min", "b": "max"})
+    got = {(r.criterion, r.rep): r.selected_k for r in chosen.itertuples()}
+    assert got == {("a", 0): 2, ("a", 1): 1, ("b", 0): 3, ("b", 1): 1}  # NaN ignored
+
+
+def test_summary_median_and_quartiles(rows):
+    s = summarize_selection(rows, ["s"], {"a": "min", "b": "max"})
+    a = s[s.criterion == "a"].iloc[0]
+    assert (a.selected_k, a.selected_k_q25, a.selected_k_q75, a.n_reps) == (1.5, 1.25, 1.75, 2)
+    assert list(s.criterion) == ["a", "b"]
+    wide = summary_wide(s.assign(true_k=2))
+    assert list(wide.columns) == ["s", "a", "b", "true_k"] and wide.loc[0, "a"] == "1.5 [1.25–1.75]"
+
+
+def test_targets_hold_fail_and_report_errors():
+    summary = pd.DataFrame({"x": [0.1, 0.2, 0.3], "criterion": ["m"] * 3, "selected_k": [3, 3, 2]})
+    out = check_targets([
+        Target("all", "selected_k == 3", where="x <= 0.2"),
+        Target("some", "selected_k == 3"),
+        Target("bad", "nope > 1"),
+        Target("empty", "selected_k == 3", where="x > 5"),
+        Target("other", "v > 1", table="missing"),
+    ], {"summary": summary})
+    assert list(out.holds) == [True, False, False, False, False]
+    assert out.observed[0] == "selected_k=3 (2 rows)"
+    assert "fails at x=0.3" in out.observed[1]
+    assert out.observed[2].startswith("error:") and "no rows" in out.observed[3]
+    assert "no table 'missing'" in out.observed[4]
