@@ -1,0 +1,85 @@
+"""Gaussian mixture model: EM fit (scikit-learn), the cost function and parameter count."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.special import logsumexp
+from sklearn.mixture import GaussianMixture
+
+COVARIANCE_TYPES = ("full", "tied", "diag", "spherical")
+
+
+@dataclass(frozen=True)
+class GmmSolution:
+    """A GMM solution s: mixing weights π_t, centres μ_t and full covariances Σ_t."""
+
+    weights: np.ndarray  # (k,)
+    means: np.ndarray  # (k, d)
+    covariances: np.ndarray  # (k, d, d)
+    covariance_type: str
+
+    @property
+    def k(self) -> int:
+        return len(self.weights)
+
+
+def fit(X: np.ndarray, k: int, *, covariance_type: str = "full", n_init: int = 3,
+        random_state: int = 0, reg_covar: float = 1e-6) -> GmmSolution:
+    """Fit a k-component GMM by EM with ``n_init`` k-means++-initialised restarts."""
+    gm = GaussianMixture(n_components=k, covariance_type=covariance_type, n_init=n_init,
+                         random_state=random_state, reg_covar=reg_covar, max_iter=500)
+    gm.fit(X)
+    return GmmSolution(gm.weights_.copy(), gm.means_.copy(),
+                       _full_covariances(gm.covariances_, covariance_type, k, X.shape[1]),
+                       covariance_type)
+
+
+def _full_covariances(cov, covariance_type: str, k: int, d: int) -> np.ndarray:
+    if covariance_type == "full":
+        return np.array(cov)
+    if covariance_type == "tied":
+        return np.repeat(np.asarray(cov)[None], k, axis=0)
+    if covariance_type == "diag":
+        return np.stack([np.diag(c) for c in cov])
+    return np.asarray(cov)[:, None, None] * np.eye(d)[None]
+
+
+def negative_log_likelihood(solution: GmmSolution, X: np.ndarray) -> np.ndarray:
+    """Per-object terms of eq. 6 of Frank et al. 2011, −ln Σ_t π_t N(x_i | μ_t, Σ_t).
+
+    Returns the vector over objects; the cost R(μ, Σ, X, k) is its sum. Evaluated with
+    Cholesky factors and log-sum-exp over components.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    n, d = X.shape
+    log_joint = np.empty((n, solution.k))
+    for t in range(solution.k):
+        chol = np.linalg.cholesky(solution.covariances[t])
+        z = np.linalg.solve(chol, (X - solution.means[t]).T)  # (d, n)
+        log_det = 2.0 * np.log(np.diag(chol)).sum()
+        log_joint[:, t] = (np.log(solution.weights[t])
+                           - 0.5 * (d * np.log(2 * np.pi) + log_det + (z * z).sum(axis=0)))
+    return -logsumexp(log_joint, axis=1)
+
+
+def n_parameters(k: int, d: int, covariance_type: str = "full") -> int:
+    """Free parameters of a k-component GMM in d dimensions: k−1 weights, k·d means
+    and the covariances (full: k·d(d+1)/2, tied: d(d+1)/2, diag: k·d, spherical: k)."""
+    cov = {"full": k * d * (d + 1) // 2, "tied": d * (d + 1) // 2, "diag": k * d,
+           "spherical": k}
+    if covariance_type not in cov:
+        raise ValueError(f"unknown covariance_type {covariance_type!r}")
+    return (k - 1) + k * d + cov[covariance_type]
+
+
+def sample(rng: np.random.Generator, n: int, means: np.ndarray, sigma: float,
+           weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """n points from an isotropic mixture with common standard deviation σ; returns
+    (X, component labels). Component counts are multinomial with ``weights``."""
+    means = np.asarray(means, dtype=np.float64)
+    k, d = means.shape
+    w = np.full(k, 1.0 / k) if weights is None else np.asarray(weights, dtype=np.float64)
+    labels = rng.choice(k, size=n, p=w / w.sum())
+    return means[labels] + sigma * rng.standard_normal((n, d)), labels
