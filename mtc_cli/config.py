@@ -273,7 +273,9 @@ def _coerce(value, tp, meta, source: str, key: str):
         value = resolve_path(value, source, key)
     choices = meta.get("choices")
     if choices is not None and value not in choices:
-        fail("one of " + ", ".join(map(repr, choices)))
+        near = difflib.get_close_matches(str(value), list(map(str, choices)), n=1, cutoff=0.5)
+        hint = f" (did you mean '{near[0]}'?)" if near else ""
+        fail("one of " + ", ".join(map(repr, choices)) + hint)
     lo, hi = meta.get("min"), meta.get("max")
     if lo is not None and value < lo:
         fail(f"a value ≥ {lo}")

@@ -50,7 +50,8 @@ def test_quick_block_and_set_overrides(tmp_path):
     (GOOD, ["sigma=1"], "unknown key 'sigma'"),
     (GOOD.replace("n: 100", "n: many"), [], "key 'n': expected an integer, got 'many'"),
     (GOOD.replace("n: 100", "n: 1"), [], "key 'n': expected a value ≥ 2, got 1"),
-    (GOOD, ["covariance_type=round"], "key 'covariance_type': expected one of"),
+    (GOOD, ["covariance_type=ful"], "expected one of 'full', 'tied', 'diag', 'spherical' "
+                                    "(did you mean 'full'?), got 'ful'"),
     (GOOD, ["sigma_over_d=[0.1, x]"], "key 'sigma_over_d[1]': expected a number"),
     (GOOD.replace("gmm_overlap", "gmm_overlp"), [], "unknown experiment 'gmm_overlp' (did you"),
     (GOOD + "  - claim: x\n    expct: y\n", [], "unknown key 'targets[1].expct'"),

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from mtc_cli.models.svd import SvdSolution
+
 
 def transfer_cost(partial_costs: np.ndarray, mapping: np.ndarray | None = None) -> float:
     """Eq. 3 of Frank et al. 2011: R^T = (1/N₂) Σ_i' R_i'(s¹(ψ(i')), x²_i').
@@ -23,3 +25,23 @@ def transfer_cost(partial_costs: np.ndarray, mapping: np.ndarray | None = None) 
     if c.ndim != 2 or psi.shape != (c.shape[0],):
         raise ValueError("with a mapping, partial_costs must be (N2, N1) and mapping (N2,)")
     return float(c[np.arange(c.shape[0]), psi].mean())
+
+
+def svd_transfer_costs(solution: SvdSolution, X2: np.ndarray, mapping: np.ndarray) -> np.ndarray:
+    """Eq. 7 of Frank et al. 2011 for every rank k = 1..r from one SVD of X¹:
+    R^T(k) = (1/N₂) Σ_i' ‖x²_i' − (U_k S_k V_kᵀ)_ψ(i')‖², entry k−1 of the result.
+
+    ``solution`` is the SVD of X¹, ``mapping`` ψ (length N₂, e.g. the nearest neighbour
+    of each x²_i' in X¹). With b = (U S)_ψ(i') (the mapped row's coordinates in the basis
+    V) and a = V x²_i', ‖x²_i' − Σ_{l≤k} b_l v_l‖² = ‖x²_i'‖² + Σ_{l≤k} b_l (b_l − 2 a_l),
+    so all ranks are one cumulative sum over l: O(N₂·D·r), no per-k reconstruction.
+    """
+    X2 = np.asarray(X2, dtype=np.float64)
+    psi = np.asarray(mapping)
+    if X2.ndim != 2 or X2.shape[1] != solution.Vt.shape[1] or psi.shape != (len(X2),):
+        raise ValueError(f"X2 {X2.shape} must have {solution.Vt.shape[1]} columns and the "
+                         f"mapping {psi.shape} one entry per row of X2")
+    b = solution.U[psi] * solution.s  # (N₂, r)
+    a = X2 @ solution.Vt.T  # (N₂, r)
+    norms = np.einsum("ij,ij->", X2, X2) / len(X2)
+    return norms + np.cumsum(np.einsum("ij,ij->j", b, b - 2.0 * a) / len(X2))
