@@ -8,7 +8,7 @@ BENCHES := $(sort $(wildcard tests/benchmarks/bench_*.py))
 .PHONY: install test figures figures-full bench lint readme
 
 install:
-	$(PYTHON) -m pip install -e '.[dev]'
+	$(PYTHON) -m pip install -e '.[dev,cluster]'
 
 test:
 	$(PYTHON) -m pytest

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import click
+from joblib.externals.loky.process_executor import TerminatedWorkerError
 
 from mtc_cli import __version__
 from mtc_cli.errors import MtcError
@@ -44,7 +45,18 @@ def main():
               help="Run directory [default: results/<config stem>; "
               "results/quick/<stem> with --quick].")
 @click.option("--force", is_flag=True, help="Recompute every task, ignoring the task cache.")
-def run(config, quick, jobs, overrides, out, force):
+@click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky", show_default=True,
+              help="loky: local processes. dask: a dask.distributed cluster (mtc[cluster]).")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="With --backend dask: an existing scheduler, e.g. tcp://host:8786 "
+              "[default: a LocalCluster of --jobs workers, or the config's cluster: block].")
+@click.option("--cluster", "cluster_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --backend dask: a YAML file describing dask-jobqueue workers "
+              "(SLURM/PBS); overrides the config's cluster: block.")
+@click.option("--shard", metavar="I/N",
+              help="Compute only every N-th task starting at I (0 ≤ I < N) into the run "
+              "directory's cache, e.g. from a job array; then `mtc merge DIR`.")
+def run(config, quick, jobs, overrides, out, force, backend, scheduler, cluster_file, shard):
     """Run the experiment of CONFIG and write rows, summary, targets, figures, run.json.
 
     Finished tasks are cached in the run directory: an interrupted run resumes where it
@@ -52,7 +64,6 @@ def run(config, quick, jobs, overrides, out, force):
     """
     from mtc_cli import pipeline
     from mtc_cli.config import load_config
-    from mtc_cli.results import format_table, summary_wide
 
     if jobs == 0:
         _fail("--jobs: expected a positive number of workers or -1, got 0")
@@ -61,12 +72,57 @@ def run(config, quick, jobs, overrides, out, force):
 
         jobs = os.cpu_count() or 1
     try:
+        if (scheduler or cluster_file) and backend != "dask":
+            raise MtcError("--scheduler and --cluster need --backend dask")
+        shard_spec = _parse_shard(shard) if shard else None
         cfg = load_config(config, quick=quick, overrides=overrides)
-        outcome = pipeline.run(cfg, out=out, jobs=jobs, force=force)
+        spec = None
+        if cluster_file is not None:
+            from mtc_cli.cluster import load_cluster_spec
+
+            spec = load_cluster_spec(cluster_file)
+        outcome = pipeline.run(cfg, out=out, jobs=jobs, force=force, backend=backend,
+                               scheduler=scheduler, cluster=spec, shard=shard_spec)
     except MtcError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
         _fail("interrupted; finished tasks are cached, run the same command again to resume", 130)
+    except TerminatedWorkerError as exc:
+        _fail(f"a worker process died ({str(exc).splitlines()[0][:120]}); finished tasks "
+              "are cached, run the same command again to resume", 1)
+    if shard_spec is not None:
+        s = outcome.stats
+        click.echo(f"shard {shard}: {s['n_computed']} tasks computed, {s['n_cached']} from "
+                   f"cache; {s['missing']} of {s['n_tasks']} tasks still missing in "
+                   f"{outcome.run_dir}/. When every shard has finished: "
+                   f"mtc merge {outcome.run_dir}")
+        return
+    _print_outcome(outcome)
+
+
+def _parse_shard(text: str) -> tuple[int, int]:
+    i, sep, n = text.partition("/")
+    if not (sep and i.isdigit() and n.isdigit() and int(i) < int(n)):
+        raise MtcError(f"--shard {text}: expected I/N with 0 ≤ I < N, e.g. 0/4")
+    return int(i), int(n)
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+def merge(run_dir):
+    """Assemble rows, summary, targets and figures of RUN_DIR once all shards finished."""
+    from mtc_cli import pipeline
+
+    try:
+        outcome = pipeline.merge(run_dir)
+    except MtcError as exc:
+        _fail(str(exc))
+    _print_outcome(outcome)
+
+
+def _print_outcome(outcome) -> None:
+    from mtc_cli.results import format_table, summary_wide
+
     click.echo("\nSummary: selected k per condition and criterion (median [quartiles]):")
     click.echo(format_table(summary_wide(outcome.summary)))
     if not outcome.targets.empty:

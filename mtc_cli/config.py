@@ -21,7 +21,7 @@ import yaml
 from mtc_cli.errors import MtcError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-COMMON_KEYS = ("experiment", "description", "seed", "targets", "quick")
+COMMON_KEYS = ("experiment", "description", "seed", "targets", "quick", "cluster")
 TARGET_KEYS = ("claim", "table", "where", "expect", "paper")
 
 
@@ -67,6 +67,7 @@ class Config:
     description: str = ""
     targets: list[Target] = field(default_factory=list)
     quick: bool = False
+    cluster: Any = None  # a ClusterSpec from the ``cluster:`` block, for the dask backend
 
     def resolved(self) -> dict:
         """The config as run (after ``quick`` and ``--set``), JSON-serialisable."""
@@ -77,6 +78,7 @@ class Config:
             "quick": self.quick,
             **to_plain(self.params),
             "targets": [to_plain(t) for t in self.targets],
+            **({"cluster": to_plain(self.cluster)} if self.cluster is not None else {}),
         }
 
 
@@ -173,7 +175,12 @@ def load_config(path, *, quick: bool = False, overrides=(), resolve_experiment=N
     params = build(params_cls, values, str(path), "")
     targets = [_target(t, i, path) for i, t in enumerate(raw.get("targets") or [])]
     desc = raw.get("description", "")
-    return Config(path, name, params, seed, str(desc).strip(), targets, quick)
+    cluster = None
+    if raw.get("cluster") is not None:
+        from mtc_cli.cluster import ClusterSpec
+
+        cluster = build(ClusterSpec, raw["cluster"], str(path), "cluster.")
+    return Config(path, name, params, seed, str(desc).strip(), targets, quick, cluster)
 
 
 def _target(item, i, path) -> Target:

@@ -1,11 +1,14 @@
 """One run end to end: config → tasks → rows → summary, tables, targets, figures, run.json.
 
 The figures are always drawn from the CSVs read back from disk, so ``mtc render`` (which
-has nothing else) draws exactly what ``mtc run`` drew.
+has nothing else) draws exactly what ``mtc run`` drew. A sharded run (``--shard I/N``)
+only fills the task cache; ``mtc merge`` (or any plain run that finds every task cached)
+assembles the outputs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from dataclasses import dataclass
@@ -13,20 +16,20 @@ from pathlib import Path
 
 import pandas as pd
 
-from mtc_cli.config import COMMON_KEYS, Config, build
+from mtc_cli.config import COMMON_KEYS, Config, Target, build
 from mtc_cli.errors import MtcError
 from mtc_cli.registry import get_experiment
 from mtc_cli.results import check_targets, write_csv, write_json
-from mtc_cli.runner import load_rows, provenance, run_tasks
+from mtc_cli.runner import load_rows, provenance, run_tasks, task_key
 
 
 @dataclass
 class Outcome:
     run_dir: Path
-    summary: pd.DataFrame
-    targets: pd.DataFrame
-    figures: list
     stats: dict
+    summary: pd.DataFrame | None = None
+    targets: pd.DataFrame | None = None
+    figures: list | None = None
 
 
 def default_run_dir(cfg: Config) -> Path:
@@ -35,7 +38,10 @@ def default_run_dir(cfg: Config) -> Path:
     return Path("results") / "quick" / stem if cfg.quick else Path("results") / stem
 
 
-def run(cfg: Config, *, out: Path | None = None, jobs: int = 1, force: bool = False) -> Outcome:
+def run(cfg: Config, *, out: Path | None = None, jobs: int = 1, force: bool = False,
+        backend: str = "loky", scheduler: str | None = None, cluster=None,
+        shard: tuple[int, int] | None = None) -> Outcome:
+    """Compute the missing tasks of ``cfg`` and, unless sharded, write every output."""
     exp = get_experiment(cfg.experiment)
     check = getattr(exp, "check", None)
     if check is not None:
@@ -45,8 +51,33 @@ def run(cfg: Config, *, out: Path | None = None, jobs: int = 1, force: bool = Fa
         raise MtcError(f"{cfg.path}: the config expands to no tasks")
     run_dir = Path(out) if out is not None else default_run_dir(cfg)
     start = time.perf_counter()
-    stats = run_tasks(exp, tasks, cfg.seed, run_dir, jobs=jobs, force=force,
-                      label=f"{cfg.path.stem}{' (quick)' if cfg.quick else ''}")
+    label = f"{cfg.path.stem}{' (quick)' if cfg.quick else ''}"
+    if shard is not None:
+        label += f" shard {shard[0]}/{shard[1]}"
+    run_dir.mkdir(parents=True, exist_ok=True)
+    write_json({"config_file": str(cfg.path), "config": cfg.resolved()}, run_dir / "config.json")
+    if backend == "dask":
+        from mtc_cli.cluster import dask_client
+
+        spec = cluster if cluster is not None else cfg.cluster
+        client_cm = dask_client(scheduler=scheduler, spec=spec, jobs=jobs)
+    else:
+        client_cm = contextlib.nullcontext()
+    with client_cm:
+        stats = run_tasks(exp, tasks, cfg.seed, run_dir, jobs=jobs, force=force, label=label,
+                          backend=backend, shard=shard)
+    stats.update(backend=backend if backend == "dask" or jobs > 1 else "sequential",
+                 jobs=jobs, wall=time.perf_counter() - start)
+    if shard is not None:
+        return Outcome(run_dir, stats)
+    return finish(cfg, exp, run_dir, stats)
+
+
+def finish(cfg: Config, exp, run_dir: Path, stats: dict) -> Outcome:
+    """Merge the cached rows and write rows, summary, tables, targets, figures, run.json."""
+    if stats["missing"]:
+        raise MtcError(f"{run_dir}: {stats['missing']} of {stats['n_tasks']} tasks are not "
+                       "cached yet (unfinished shards?)")
     rows, stats["task_time_s"] = load_rows(run_dir, stats["keys"], exp.condition)
     write_csv(rows, run_dir / "rows.csv")
     rows = pd.read_csv(run_dir / "rows.csv")
@@ -60,29 +91,52 @@ def run(cfg: Config, *, out: Path | None = None, jobs: int = 1, force: bool = Fa
     targets = check_targets(cfg.targets, tables)
     write_csv(targets, run_dir / "targets.csv")
     figures = exp.plot(rows, summary, cfg.params, run_dir)
-    meta = provenance(cfg, jobs, time.perf_counter() - start, stats)
+    meta = provenance(cfg, stats)
     previous = run_dir / "run.json"
     if stats["n_computed"] == 0 and previous.is_file():
         # nothing recomputed: keep the timing of the invocation that computed the tasks
         old = json.loads(previous.read_text())
         meta.update({k: old[k] for k in ("wall_time_s", "jobs", "backend") if k in old})
-    write_json(meta, run_dir / "run.json")
-    return Outcome(run_dir, summary, targets, figures, stats)
+    write_json(meta, previous)
+    return Outcome(run_dir, stats, summary, targets, figures)
+
+
+def _config_of(run_dir: Path, name: str) -> Config:
+    """The Config a run directory was made with, from its ``config.json``/``run.json``."""
+    path = run_dir / name
+    if not path.is_file():
+        raise MtcError(f"{run_dir}: not a run directory (missing {name})")
+    meta = json.loads(path.read_text())
+    conf = meta["config"]
+    exp = get_experiment(conf["experiment"])
+    params = build(exp.Params, {k: v for k, v in conf.items() if k not in COMMON_KEYS},
+                   str(path), "")
+    return Config(Path(meta["config_file"]), conf["experiment"], params, conf["seed"],
+                  conf.get("description", ""), [Target(**t) for t in conf.get("targets", [])],
+                  conf.get("quick", False))
+
+
+def merge(run_dir: Path) -> Outcome:
+    """Assemble the outputs of a run whose tasks were computed by shards."""
+    run_dir = Path(run_dir)
+    cfg = _config_of(run_dir, "config.json")
+    exp = get_experiment(cfg.experiment)
+    keys = [task_key(exp.name, cfg.seed, t) for t in exp.tasks(cfg.params)]
+    missing = sum(not (run_dir / "tasks" / f"{k}.json").exists() for k in keys)
+    stats = {"n_tasks": len(keys), "n_shard": len(keys), "n_computed": 0,
+             "n_cached": len(keys) - missing, "keys": keys, "missing": missing,
+             "backend": "merged shards", "jobs": None, "wall": 0.0}
+    return finish(cfg, exp, run_dir, stats)
 
 
 def render(run_dir: Path) -> list:
     """Redraw a run's figures from its ``run.json``, ``rows.csv`` and ``summary.csv``."""
     run_dir = Path(run_dir)
-    meta_path = run_dir / "run.json"
-    for p in (meta_path, run_dir / "rows.csv", run_dir / "summary.csv"):
-        if not p.is_file():
-            raise MtcError(f"{run_dir}: not a finished run directory (missing {p.name})")
-    meta = json.loads(meta_path.read_text())
-    conf = meta["config"]
-    exp = get_experiment(conf["experiment"])
-    params = build(exp.Params, {k: v for k, v in conf.items() if k not in COMMON_KEYS},
-                   str(meta_path), "")
+    for name in ("run.json", "rows.csv", "summary.csv"):
+        if not (run_dir / name).is_file():
+            raise MtcError(f"{run_dir}: not a finished run directory (missing {name})")
+    cfg = _config_of(run_dir, "run.json")
+    exp = get_experiment(cfg.experiment)
     rows = pd.read_csv(run_dir / "rows.csv")
     summary = pd.read_csv(run_dir / "summary.csv")
-    return exp.plot(rows, summary, params, run_dir)
-
+    return exp.plot(rows, summary, cfg.params, run_dir)

@@ -18,15 +18,17 @@ def experiment_names() -> list[str]:
 
 
 def get_experiment(name: str):
-    """The experiment object named ``name`` (a shipped name or a dotted module path)."""
+    """The experiment object named ``name``: a shipped experiment or an importable module."""
     shipped = experiment_names()
     module_name = f"experiments.{name}" if name in shipped else name
-    if name not in shipped and "." not in name:
-        near = difflib.get_close_matches(name, shipped, n=1, cutoff=0.5)
-        hint = f" (did you mean '{near[0]}'?)" if near else ""
-        raise MtcError(f"unknown experiment '{name}'{hint}")
     try:
         module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name.split(".")[0] and exc.name != module_name:
+            raise MtcError(f"cannot import experiment module '{module_name}': {exc}") from None
+        near = difflib.get_close_matches(name, shipped, n=1, cutoff=0.5)
+        hint = f" (did you mean '{near[0]}'?)" if near else ""
+        raise MtcError(f"unknown experiment '{name}'{hint}") from None
     except ImportError as exc:
         raise MtcError(f"cannot import experiment module '{module_name}': {exc}") from None
     exp = getattr(module, "experiment", None)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, parallel_config
 from threadpoolctl import threadpool_limits
 
 from mtc_cli.results import atomic_write_text
@@ -51,15 +51,18 @@ def _plain(obj):
     return str(obj)
 
 
-def _execute(experiment, task: dict, key: str, seed: int, path: Path) -> int:
-    """Run one task with one BLAS/OpenMP thread and write its rows atomically."""
+def _compute(experiment, task: dict, key: str, seed: int) -> dict:
+    """Run one task with one BLAS/OpenMP thread; return its cache record."""
     start = time.perf_counter()
     with threadpool_limits(limits=1):
         rows = experiment.run_task(task, task_rng(seed, key))
-    elapsed = time.perf_counter() - start
-    atomic_write_text(path, json.dumps({"key": key, "task": task, "elapsed_s": elapsed,
-                                        "rows": rows}, default=_plain, allow_nan=True))
-    return len(rows)
+    return {"key": key, "task": task, "elapsed_s": time.perf_counter() - start, "rows": rows}
+
+
+def _store(record: dict, cache: Path) -> None:
+    """Write a finished task's record atomically (the cache entry of its key)."""
+    atomic_write_text(cache / f"{record['key']}.json",
+                      json.dumps(record, default=_plain, allow_nan=True))
 
 
 class Progress:
@@ -108,30 +111,40 @@ def _clock(seconds: float) -> str:
 
 
 def run_tasks(experiment, tasks: list[dict], seed: int, run_dir: Path, *, jobs: int = 1,
-              force: bool = False, label: str = "mtc") -> dict:
-    """Compute every task not yet cached in ``run_dir/tasks``; return run statistics."""
+              force: bool = False, label: str = "mtc", backend: str = "loky",
+              shard: tuple[int, int] | None = None) -> dict:
+    """Compute every task not yet cached in ``run_dir/tasks``; return run statistics.
+
+    ``backend`` is ``"loky"`` (local processes; sequential in-process for ``jobs=1``) or
+    ``"dask"`` (joblib's dask backend: the caller has opened a ``distributed.Client``).
+    ``shard=(i, n)`` computes only the tasks whose index is ``i`` modulo ``n``. Each
+    finished task is written to the cache as soon as its result arrives.
+    """
     cache = Path(run_dir) / "tasks"
     cache.mkdir(parents=True, exist_ok=True)
     keys = [task_key(experiment.name, seed, t) for t in tasks]
     if len(set(keys)) != len(keys):
         raise ValueError(f"experiment {experiment.name} produced duplicate tasks")
-    todo = [(t, k) for t, k in zip(tasks, keys, strict=True)
-            if force or not (cache / f"{k}.json").exists()]
-    progress = Progress(len(tasks), len(tasks) - len(todo), label)
+    mine = [i for i in range(len(tasks)) if shard is None or i % shard[1] == shard[0]]
+    todo = [i for i in mine if force or not (cache / f"{keys[i]}.json").exists()]
+    progress = Progress(len(mine), len(mine) - len(todo), label)
     try:
-        if jobs == 1 or len(todo) <= 1:
-            for t, k in todo:
-                _execute(experiment, t, k, seed, cache / f"{k}.json")
+        if backend == "loky" and (jobs == 1 or len(todo) <= 1):
+            for i in todo:
+                _store(_compute(experiment, tasks[i], keys[i], seed), cache)
                 progress.update()
         else:
-            parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
-            for _ in parallel(delayed(_execute)(experiment, t, k, seed, cache / f"{k}.json")
-                              for t, k in todo):
-                progress.update()
+            calls = (delayed(_compute)(experiment, tasks[i], keys[i], seed) for i in todo)
+            n_jobs = jobs if backend == "loky" else -1
+            with parallel_config(backend=backend):
+                for record in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(calls):
+                    _store(record, cache)
+                    progress.update()
     finally:
         progress.close()
-    return {"n_tasks": len(tasks), "n_computed": len(todo), "n_cached": len(tasks) - len(todo),
-            "keys": keys}
+    return {"n_tasks": len(tasks), "n_shard": len(mine), "n_computed": len(todo),
+            "n_cached": len(mine) - len(todo), "keys": keys,
+            "missing": sum(not (cache / f"{k}.json").exists() for k in keys)}
 
 
 def load_rows(run_dir: Path, keys: list[str], condition: tuple[str, ...]):
@@ -148,15 +161,19 @@ def load_rows(run_dir: Path, keys: list[str], condition: tuple[str, ...]):
     return df[front + [c for c in df.columns if c not in front]], task_time
 
 
-def provenance(cfg, jobs: int, wall: float, stats: dict) -> dict:
-    """What ``run.json`` records: the config as run, versions, commit, timing."""
+def provenance(cfg, stats: dict) -> dict:
+    """What ``run.json`` records: the config as run, versions, commit, timing.
+
+    ``wall_time_s`` is the wall time of the invocation that computed the tasks;
+    ``task_time_s`` the summed compute time of all tasks (one thread each).
+    """
     import platform
     from importlib.metadata import PackageNotFoundError, version
 
     from mtc_cli import __version__
 
     versions = {"mtc": __version__, "python": platform.python_version()}
-    for pkg in ("numpy", "scipy", "scikit-learn", "pandas", "joblib", "matplotlib"):
+    for pkg in ("numpy", "scipy", "scikit-learn", "pandas", "joblib", "matplotlib", "dask"):
         try:
             versions[pkg] = version(pkg)
         except PackageNotFoundError:
@@ -167,10 +184,10 @@ def provenance(cfg, jobs: int, wall: float, stats: dict) -> dict:
         "seed": cfg.seed,
         "versions": versions,
         "git_commit": _git_commit(),
-        "wall_time_s": round(wall, 3),
+        "wall_time_s": round(stats["wall"], 3),
         "task_time_s": round(stats["task_time_s"], 3),
-        "jobs": jobs,
-        "backend": "loky" if jobs > 1 else "sequential",
+        "jobs": stats["jobs"],
+        "backend": stats["backend"],
         "n_tasks": stats["n_tasks"],
         "n_computed": stats["n_computed"],
         "n_cached": stats["n_cached"],

@@ -1,0 +1,71 @@
+"""The dask backend: a distributed client on a scheduler address, a LocalCluster, or
+batch-job workers started through dask-jobqueue (SLURM, PBS). Optional extra ``mtc[cluster]``."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+
+from mtc_cli.config import build, param, read_yaml
+from mtc_cli.errors import MtcError
+
+
+@dataclass(frozen=True)
+class ClusterSpec:
+    """Where dask workers come from (the ``cluster:`` block or ``--cluster FILE``)."""
+
+    type: str = param("local", help="local processes, or batch jobs through dask-jobqueue",
+                      choices=["local", "slurm", "pbs"])
+    jobs: int = param(2, help="batch jobs to submit (local: worker processes)", min=1)
+    cores: int = param(1, help="cores per batch job", min=1)
+    processes: int = param(1, help="worker processes per batch job", min=1)
+    memory: str = param("4GiB", help="memory per batch job")
+    walltime: str = param("01:00:00", help="wall-time limit per batch job")
+    queue: str | None = param(None, help="partition (SLURM) or queue (PBS)")
+    account: str | None = param(None, help="account or project to charge")
+    job_extra_directives: list[str] = param([], help="extra #SBATCH/#PBS lines")
+    local_directory: str | None = param(None, help="worker scratch directory")
+
+
+def load_cluster_spec(path) -> ClusterSpec:
+    """Read a ``--cluster FILE``: a YAML mapping of :class:`ClusterSpec` keys."""
+    return build(ClusterSpec, read_yaml(path), str(path), "")
+
+
+@contextlib.contextmanager
+def dask_client(*, scheduler: str | None = None, spec: ClusterSpec | None = None, jobs: int = 2):
+    """Open a ``distributed.Client``: on ``scheduler`` if given, else on the cluster that
+    ``spec`` describes, else on a LocalCluster of ``jobs`` single-threaded workers."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise MtcError("the dask backend needs the optional extra: "
+                       "pip install 'mtc[cluster]'") from None
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout="20s")
+        except OSError as exc:
+            raise MtcError(f"--scheduler {scheduler}: cannot connect ({exc})") from None
+        with client:
+            yield client
+        return
+    if spec is None or spec.type == "local":
+        n = spec.jobs if spec is not None else jobs
+        with LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                          dashboard_address=None) as cluster, Client(cluster) as client:
+            yield client
+        return
+    try:
+        import dask_jobqueue
+    except ImportError:
+        raise MtcError(f"cluster type '{spec.type}' needs dask-jobqueue: "
+                       "pip install 'mtc[cluster]'") from None
+    cls = {"slurm": dask_jobqueue.SLURMCluster, "pbs": dask_jobqueue.PBSCluster}[spec.type]
+    kwargs = {"cores": spec.cores, "processes": spec.processes, "memory": spec.memory,
+              "walltime": spec.walltime, "job_extra_directives": spec.job_extra_directives}
+    kwargs.update({k: v for k, v in (("queue", spec.queue), ("account", spec.account),
+                                     ("local_directory", spec.local_directory)) if v})
+    with cls(**kwargs) as cluster:
+        cluster.scale(jobs=spec.jobs)
+        with Client(cluster) as client:
+            yield client
