@@ -55,6 +55,15 @@ def dask_client(*, scheduler: str | None = None, spec: ClusterSpec | None = None
                           dashboard_address=None) as cluster, Client(cluster) as client:
             yield client
         return
+    with jobqueue_cluster(spec) as cluster:
+        cluster.scale(jobs=spec.jobs)
+        with Client(cluster) as client:
+            yield client
+
+
+def jobqueue_cluster(spec: ClusterSpec):
+    """The dask-jobqueue cluster (SLURMCluster or PBSCluster) that ``spec`` describes;
+    no job is submitted until it is scaled."""
     try:
         import dask_jobqueue
     except ImportError:
@@ -65,7 +74,4 @@ def dask_client(*, scheduler: str | None = None, spec: ClusterSpec | None = None
               "walltime": spec.walltime, "job_extra_directives": spec.job_extra_directives}
     kwargs.update({k: v for k, v in (("queue", spec.queue), ("account", spec.account),
                                      ("local_directory", spec.local_directory)) if v})
-    with cls(**kwargs) as cluster:
-        cluster.scale(jobs=spec.jobs)
-        with Client(cluster) as client:
-            yield client
+    return cls(**kwargs)

@@ -76,3 +76,23 @@ def test_loky_killed_worker_then_rerun_resumes(fault_config, tmp_path, cli):
     cached = len(list((tmp_path / "loky" / "tasks").glob("*.json")))
     assert cached == 4
     shutil.rmtree(marks)
+
+
+def test_shipped_cluster_file_is_valid(root):
+    from mtc_cli.cluster import load_cluster_spec
+
+    spec = load_cluster_spec(root / "configs" / "cluster" / "slurm.yaml")
+    assert spec.type == "slurm" and spec.jobs == 8 and spec.account is None
+
+
+def test_jobqueue_script_carries_the_spec(root):
+    pytest.importorskip("dask_jobqueue")
+    from mtc_cli.cluster import ClusterSpec, jobqueue_cluster
+
+    spec = ClusterSpec(type="slurm", cores=4, processes=4, memory="8GiB", queue="short",
+                       walltime="00:30:00", job_extra_directives=["--exclusive"])
+    with jobqueue_cluster(spec) as cluster:  # starts a local scheduler, submits nothing
+        script = cluster.job_script()
+    for line in ("#SBATCH -p short", "#SBATCH -t 00:30:00", "#SBATCH --exclusive",
+                 "--nworkers 4"):
+        assert line in script, line
