@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 import sys
@@ -17,6 +18,18 @@ from mtc_cli.errors import MtcError
 def _fail(message: str, code: int = 2):
     click.echo(f"mtc: error: {message}", err=True)
     sys.exit(code)
+
+
+def _one_line_errors(command):
+    """Bad input (MtcError) → one line on stderr and exit status 2, never a traceback."""
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except MtcError as exc:
+            _fail(str(exc))
+
+    return wrapper
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -56,6 +69,7 @@ def main():
 @click.option("--shard", metavar="I/N",
               help="Compute only every N-th task starting at I (0 ≤ I < N) into the run "
               "directory's cache, e.g. from a job array; then `mtc merge DIR`.")
+@_one_line_errors
 def run(config, quick, jobs, overrides, out, force, backend, scheduler, cluster_file, shard):
     """Run the experiment of CONFIG and write rows, summary, targets, figures, run.json.
 
@@ -66,25 +80,23 @@ def run(config, quick, jobs, overrides, out, force, backend, scheduler, cluster_
     from mtc_cli.config import load_config
 
     if jobs == 0:
-        _fail("--jobs: expected a positive number of workers or -1, got 0")
+        raise MtcError("--jobs: expected a positive number of workers or -1, got 0")
     if jobs == -1:
         import os
 
         jobs = os.cpu_count() or 1
-    try:
-        if (scheduler or cluster_file) and backend != "dask":
-            raise MtcError("--scheduler and --cluster need --backend dask")
-        shard_spec = _parse_shard(shard) if shard else None
-        cfg = load_config(config, quick=quick, overrides=overrides)
-        spec = None
-        if cluster_file is not None:
-            from mtc_cli.cluster import load_cluster_spec
+    if (scheduler or cluster_file) and backend != "dask":
+        raise MtcError("--scheduler and --cluster need --backend dask")
+    shard_spec = _parse_shard(shard) if shard else None
+    cfg = load_config(config, quick=quick, overrides=overrides)
+    spec = None
+    if cluster_file is not None:
+        from mtc_cli.cluster import load_cluster_spec
 
-            spec = load_cluster_spec(cluster_file)
+        spec = load_cluster_spec(cluster_file)
+    try:
         outcome = pipeline.run(cfg, out=out, jobs=jobs, force=force, backend=backend,
                                scheduler=scheduler, cluster=spec, shard=shard_spec)
-    except MtcError as exc:
-        _fail(str(exc))
     except KeyboardInterrupt:
         _fail("interrupted; finished tasks are cached, run the same command again to resume", 130)
     except TerminatedWorkerError as exc:
@@ -109,15 +121,12 @@ def _parse_shard(text: str) -> tuple[int, int]:
 
 @main.command()
 @click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+@_one_line_errors
 def merge(run_dir):
     """Assemble rows, summary, targets and figures of RUN_DIR once all shards finished."""
     from mtc_cli import pipeline
 
-    try:
-        outcome = pipeline.merge(run_dir)
-    except MtcError as exc:
-        _fail(str(exc))
-    _print_outcome(outcome)
+    _print_outcome(pipeline.merge(run_dir))
 
 
 def _print_outcome(outcome) -> None:
@@ -139,15 +148,12 @@ def _print_outcome(outcome) -> None:
 
 @main.command()
 @click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+@_one_line_errors
 def render(run_dir):
     """Redraw the figures of RUN_DIR from its CSVs and run.json alone."""
     from mtc_cli import pipeline
 
-    try:
-        figures = pipeline.render(run_dir)
-    except MtcError as exc:
-        _fail(str(exc))
-    for f in figures:
+    for f in pipeline.render(run_dir):
         click.echo(str(f))
 
 
@@ -186,19 +192,17 @@ def _first_line(text) -> str:
 @click.option("--readme", type=click.Path(dir_okay=False, path_type=Path),
               help="Rewrite the block between <!-- targets:start --> and "
               "<!-- targets:end --> in this file.")
+@_one_line_errors
 def report(results_dir, readme):
     """Collect every run's targets.csv under RESULTS_DIR into the reproduction table."""
     from mtc_cli.report import reproduction_table, update_readme
 
-    try:
-        table = reproduction_table(results_dir)
-        if readme is not None:
-            update_readme(readme, table)
-            click.echo(f"updated {readme}")
-        else:
-            click.echo(table)
-    except MtcError as exc:
-        _fail(str(exc))
+    table = reproduction_table(results_dir)
+    if readme is not None:
+        update_readme(readme, table)
+        click.echo(f"updated {readme}")
+    else:
+        click.echo(table)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,72 @@
+"""Scaling benchmark: wall time of one config's full profile with loky -j 1, loky -j 2 and a
+dask LocalCluster of 2 workers, measured in one run (fresh run directories, no cache);
+plus the recorded wall and task times of every committed full-profile run.
+
+    python tests/benchmarks/bench_scaling.py [CONFIG]      (default: the heaviest committed run)
+
+Writes results/benchmarks/scaling.csv and results/benchmarks/full_profiles.csv.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from mtc_cli import pipeline
+from mtc_cli.config import PROJECT_ROOT, load_config
+from mtc_cli.results import write_csv
+
+OUT = PROJECT_ROOT / "results" / "benchmarks"
+
+
+def committed_runs() -> pd.DataFrame:
+    rows = []
+    for meta_path in sorted((PROJECT_ROOT / "results").glob("*/run.json")):
+        meta = json.loads(meta_path.read_text())
+        rows.append({"run": meta_path.parent.name, "config": meta["config_file"],
+                     "n_tasks": meta["n_tasks"], "jobs": meta.get("jobs"),
+                     "backend": meta.get("backend"), "wall_time_s": meta["wall_time_s"],
+                     "task_time_s": meta.get("task_time_s")})
+    return pd.DataFrame(rows)
+
+
+def timed(cfg, **kw) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        pipeline.run(cfg, out=Path(tmp) / "run", **kw)
+        return time.perf_counter() - start
+
+
+def main() -> None:
+    runs = committed_runs()
+    write_csv(runs, OUT / "full_profiles.csv")
+    print(runs.to_string(index=False))
+    if len(sys.argv) > 1:
+        config = Path(sys.argv[1])
+    else:
+        heaviest = runs.sort_values("task_time_s").iloc[-1]
+        config = PROJECT_ROOT / "configs" / f"{heaviest['run']}.yaml"
+    cfg = load_config(config)
+    modes = {"loky -j 1": {"jobs": 1}, "loky -j 2": {"jobs": 2},
+             "dask LocalCluster 2 workers": {"jobs": 2, "backend": "dask"}}
+    times = {}
+    for name, kw in modes.items():
+        times[name] = timed(cfg, **kw)
+        print(f"{config.name}: {name}: {times[name]:.1f} s", flush=True)
+    one, two, dask = times["loky -j 1"], times["loky -j 2"], times["dask LocalCluster 2 workers"]
+    result = pd.DataFrame([{"config": config.name, **{f"{k} (s)": round(v, 2)
+                                                     for k, v in times.items()},
+                            "speedup_j2_over_j1": round(one / two, 3),
+                            "dask_overhead_vs_loky_j2": round(dask / two - 1, 3)}])
+    write_csv(result, OUT / "scaling.csv")
+    print(f"speed-up -j 2 / -j 1: {one / two:.2f}x; dask LocalCluster vs loky -j 2: "
+          f"{100 * (dask / two - 1):+.1f} %")
+
+
+if __name__ == "__main__":
+    main()
