@@ -12,6 +12,7 @@ Contract of every run directory:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -83,6 +84,7 @@ def summarize_selection(rows: pd.DataFrame, condition: list[str], select: dict) 
 
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+_COMPARISON = re.compile(r"<=|>=|==|!=|<|>")
 
 
 def check_targets(targets, tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -123,6 +125,12 @@ def _observed(sel: pd.DataFrame, ok: pd.Series, t) -> str:
         else:
             parts.append(f"{c} {_fmt(sel[c].min())}–{_fmt(sel[c].max())}")
     text = "; ".join(parts) + (f" ({len(sel)} rows)" if len(sel) > 1 else "")
+    lhs = _COMPARISON.split(t.expect, maxsplit=1)[0].strip()
+    if "(" in lhs:  # an aggregate such as gap.mean(): show its value too
+        with contextlib.suppress(Exception):
+            value = sel.eval(lhs)
+            if np.ndim(value) == 0:
+                text = f"{lhs} = {_fmt(value)}; " + text
     if not ok.all():
         varying = [c for c in sel.columns if c not in in_expect and sel[c].nunique() > 1]
         named = set(_IDENT.findall(t.where)) | {"criterion"}

@@ -42,8 +42,10 @@ def test_targets_hold_fail_and_report_errors():
         Target("bad", "nope > 1"),
         Target("empty", "selected_k == 3", where="x > 5"),
         Target("other", "v > 1", table="missing"),
+        Target("mean", "selected_k.mean() >= 2.5"),
     ], {"summary": summary})
-    assert list(out.holds) == [True, False, False, False, False]
+    assert list(out.holds) == [True, False, False, False, False, True]
+    assert out.observed[5].startswith("selected_k.mean() = 2.667")
     assert out.observed[0] == "selected_k=3 (2 rows)"
     assert "fails at x=0.3" in out.observed[1]
     assert out.observed[2].startswith("error:") and "no rows" in out.observed[3]
