@@ -10,6 +10,7 @@ Writes results/benchmarks/scaling.csv and results/benchmarks/full_profiles.csv.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import tempfile
 import time
@@ -54,7 +55,7 @@ def main() -> None:
     cfg = load_config(config)
     modes = {"loky -j 1": {"jobs": 1}, "loky -j 2": {"jobs": 2},
              "dask LocalCluster 2 workers": {"jobs": 2, "backend": "dask"}}
-    times = {}
+    times, load = {}, os.getloadavg()[0]
     for name, kw in modes.items():
         times[name] = timed(cfg, **kw)
         print(f"{config.name}: {name}: {times[name]:.1f} s", flush=True)
@@ -62,7 +63,8 @@ def main() -> None:
     result = pd.DataFrame([{"config": config.name, **{f"{k} (s)": round(v, 2)
                                                      for k, v in times.items()},
                             "speedup_j2_over_j1": round(one / two, 3),
-                            "dask_overhead_vs_loky_j2": round(dask / two - 1, 3)}])
+                            "dask_overhead_vs_loky_j2": round(dask / two - 1, 3),
+                            "load_average_before": round(load, 2), "cores": os.cpu_count()}])
     write_csv(result, OUT / "scaling.csv")
     print(f"speed-up -j 2 / -j 1: {one / two:.2f}x; dask LocalCluster vs loky -j 2: "
           f"{100 * (dask / two - 1):+.1f} %")
