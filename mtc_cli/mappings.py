@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from scipy.special import softmax
 
 
 def nearest_neighbour(X1: np.ndarray, X2: np.ndarray, *, metric: str = "euclidean",
@@ -36,3 +37,43 @@ def nearest_neighbour(X1: np.ndarray, X2: np.ndarray, *, metric: str = "euclidea
             out[s:s + chunk] = np.argmin(d, axis=1)
         return out
     raise ValueError(f"unknown metric {metric!r}: expected 'euclidean' or 'hamming'")
+
+
+def structure(centroids: np.ndarray, X2: np.ndarray) -> np.ndarray:
+    """ψ^s of eq. 4 (used in eq. 11): for each row i' of X² the index of its nearest centroid.
+
+    Squared Euclidean distance; ties go to the lowest centroid index. For centroid-based
+    clustering the objects of one cluster are indistinguishable, so X² is mapped to the
+    structures of s¹ rather than to individual objects of X¹.
+    """
+    C = np.asarray(centroids, dtype=np.float64)
+    B = np.asarray(X2, dtype=np.float64)
+    if C.ndim != 2 or B.ndim != 2 or C.shape[1] != B.shape[1]:
+        raise ValueError(f"centroids {C.shape} and X2 {B.shape} must be 2-D with equal columns")
+    return np.argmin(np.einsum("ij,ij->i", C, C)[None, :] - 2.0 * (B @ C.T), axis=1)
+
+
+def generative(n1: int, n2: int) -> np.ndarray:
+    """ψ^G of eq. 5: the identity i' ↦ i between objects sampled in pairs.
+
+    Valid only when X² was generated pairwise with X¹ (same mixture component for the same
+    index), so n1 must equal n2.
+    """
+    if n1 != n2:
+        raise ValueError(f"generative mapping needs paired sets of equal size, got {n1} and {n2}")
+    return np.arange(n2, dtype=np.intp)
+
+
+def soft(dissimilarities: np.ndarray, beta: float) -> np.ndarray:
+    """Probabilistic mapping of eq. 12: p = exp(−β d) / Z, normalised along axis 1.
+
+    ``dissimilarities`` is (N₂, M): d between each x² and each of M targets (the N₁ objects
+    of X¹ in eq. 12, or the k centroids in eq. 14). Computed with log-sum-exp, so any β ≥ 0
+    and any scale of d is safe; β = 0 gives the uniform mapping, β → ∞ the nearest target.
+    """
+    D = np.asarray(dissimilarities, dtype=np.float64)
+    if D.ndim != 2:
+        raise ValueError(f"dissimilarities must be 2-D (N2, M), got shape {D.shape}")
+    if not beta >= 0 or not np.isfinite(beta):
+        raise ValueError(f"beta must be finite and >= 0, got {beta}")
+    return softmax(-beta * D, axis=1)

@@ -1,0 +1,177 @@
+"""Hansen & Larsen 1996, Fig. 1: number of principal components by the analytic
+generalization error vs the empirical test error.
+
+L-dimensional Gaussian data whose signal lives in a K₀-dimensional subspace, plus white
+noise; PCA with an isotropic noise subspace (Sect. 4.1) is fitted on N vectors for every
+K = 1..L−1 from one eigendecomposition. Recorded per K: the training error E (mean NLL),
+the test error on an independent test set, and the analytic estimate E + dim(θ)/N
+(eq. 10) with both parameter counts — the paper's L + 1 + K(K+1)/2 and probabilistic
+PCA's L + 1 + KL − K(K−1)/2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from mtc_cli import plotting
+from mtc_cli.config import param
+from mtc_cli.criteria.generalization import ml_generalization_error
+from mtc_cli.datasets.gaussians import random_subspace, signal_plus_noise
+from mtc_cli.errors import MtcError
+from mtc_cli.experiment import Experiment
+from mtc_cli.models import pca_density
+from mtc_cli.results import select_per_rep
+
+CRITERIA = {"test": "min", "analytic_paper": "min", "analytic_ppca": "min"}
+LABELS = {"train": "training error E", "test": "test error (empirical)",
+          "analytic_paper": "E + dim/N, paper's dim = L+1+K(K+1)/2",
+          "analytic_ppca": "E + dim/N, PPCA dim = L+1+KL−K(K−1)/2",
+          "analytic": "E + dim/N (eq. 10)"}
+STYLES = {"train": ("#7f7f7f", ":"), "test": ("#d62728", "-"),
+          "analytic_paper": ("#1f77b4", "--"), "analytic_ppca": ("#000000", "-"),
+          "analytic": ("#000000", "-")}
+
+
+@dataclass(frozen=True)
+class Params:
+    L: int = param(20, help="dimension of the data vectors", min=2)
+    k0: int = param(3, help="dimension K₀ of the signal subspace", min=1)
+    snr: float = param(10.0, help="signal-to-noise ratio", min=0.0)
+    snr_definition: str = param(
+        "total", help="total: Tr Σ_s / Tr Σ_n; per_direction: signal variance per signal "
+        "direction / noise variance", choices=["total", "per_direction"])
+    n_train: int = param(42, help="training vectors N", min=2)
+    n_test: int = param(120, help="test vectors", min=1)
+    reps: int = param(10, help="replications (new subspace, training and test sets)", min=1)
+    noise_model: str = param("ml", help="signal-subspace variances: ml (λ_j, probabilistic "
+                             "PCA) or additive (λ_j + σ̂², Σ̂_K + σ̂²I read literally)",
+                             choices=list(pca_density.NOISE_MODELS))
+
+
+def curve_tables(rows: pd.DataFrame, criteria) -> dict:
+    """``curves``: mean and standard deviation over replications of each score vs k (the
+    paper's error bars); ``curve_choice``: the k minimizing each criterion's mean curve,
+    one wide row (``<criterion>_k``), so targets can compare criteria."""
+    g = rows.groupby(["criterion", "k"])["score"]
+    curves = pd.DataFrame({"mean": g.mean(), "std": g.std(ddof=1), "n": g.size()}).reset_index()
+    choice = {f"{c}_k": int(curves.loc[curves[curves["criterion"] == c]["mean"].idxmin(), "k"])
+              for c in criteria}
+    return {"curves": curves, "curve_choice": pd.DataFrame([choice])}
+
+
+def errorbar_panel(ax, curves: pd.DataFrame, criteria, title: str) -> None:
+    """Mean ± standard deviation over replications of each criterion vs k, with the
+    minimum of each mean curve marked."""
+    for j, c in enumerate(criteria):
+        sub = curves[curves["criterion"] == c].sort_values("k")
+        col, ls = STYLES[c]
+        x = sub["k"] + 0.08 * (j - (len(criteria) - 1) / 2)
+        ax.errorbar(x, sub["mean"], yerr=sub["std"], color=col, ls=ls, marker="o", ms=3,
+                    capsize=2, lw=1.2, label=LABELS[c])
+        if c != "train":  # the training error always falls with K: no choice to mark
+            best = sub.loc[sub["mean"].idxmin()]
+            ax.plot(best["k"], best["mean"], marker="*", ms=14, color=col, mec="w", zorder=4)
+    ax.set_xticks(np.sort(curves["k"].unique()))
+    ax.set_xlabel("K   (★: minimum of the mean curve; error bars: ±1 sd over replications)")
+    ax.set_ylabel("negative log-likelihood per vector")
+    ax.set_title(title)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=7)
+
+
+def selection_histogram(ax, rows: pd.DataFrame, criteria) -> None:
+    """How often each criterion selects each k over the replications."""
+    chosen = select_per_rep(rows, [], {c: "min" for c in criteria})
+    ks = np.arange(int(rows["k"].min()), int(rows["k"].max()) + 1)
+    width = 0.8 / len(criteria)
+    for j, c in enumerate(criteria):
+        counts = chosen[chosen["criterion"] == c]["selected_k"].value_counts().reindex(ks,
+                                                                                     fill_value=0)
+        ax.bar(ks + (j - (len(criteria) - 1) / 2) * width, counts, width,
+               color=STYLES[c][0], label=LABELS[c])
+    ax.set_xticks(ks)
+    ax.set_xlabel("selected K")
+    ax.set_ylabel("replications")
+    ax.set_title("per-replication choice (argmin)")
+
+
+class HansenPca(Experiment):
+    name = "hansen_pca"
+    description = "Hansen & Larsen 1996 Fig. 1 — number of PCs: analytic vs test error"
+    Params = Params
+    condition = ()
+    select = CRITERIA
+
+    def check(self, p: Params) -> None:
+        if p.k0 >= p.L:
+            raise MtcError(f"key 'k0': expected a signal dimension < L = {p.L}, got {p.k0}")
+        if p.n_train <= p.L:
+            raise MtcError(f"key 'n_train': expected more training vectors than L = {p.L}, "
+                           f"got {p.n_train}")
+
+    def tasks(self, p: Params) -> list[dict]:
+        shared = {"L": p.L, "k0": p.k0, "snr": p.snr, "snr_definition": p.snr_definition,
+                  "n_train": p.n_train, "n_test": p.n_test, "noise_model": p.noise_model}
+        return [{"rep": r, **shared} for r in range(p.reps)]
+
+    def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
+        L, k0, n = task["L"], task["k0"], task["n_train"]
+        noise_var = 1.0
+        signal_var = task["snr"] * noise_var * (L / k0 if task["snr_definition"] == "total"
+                                                else 1.0)
+        basis = random_subspace(rng, L, k0)
+        X = signal_plus_noise(rng, n, basis, signal_var, noise_var)
+        X_test = signal_plus_noise(rng, task["n_test"], basis, signal_var, noise_var)
+        sol = pca_density.fit(X)
+        Ks = np.arange(1, L)
+        E = np.array([pca_density.negative_log_likelihood(sol, X, K, task["noise_model"]).mean()
+                      for K in Ks])
+        test = np.array([pca_density.negative_log_likelihood(
+            sol, X_test, K, task["noise_model"]).mean() for K in Ks])
+        scores = {
+            "train": E,
+            "test": test,
+            "analytic_paper": ml_generalization_error(
+                E, [pca_density.n_parameters_paper(K, L) for K in Ks], n),
+            "analytic_ppca": ml_generalization_error(
+                E, [pca_density.n_parameters_ppca(K, L) for K in Ks], n),
+        }
+        return [{"rep": task["rep"], "criterion": c, "k": int(K), "score": float(s)}
+                for c, v in scores.items() for K, s in zip(Ks, v, strict=True)]
+
+    def summarize(self, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
+        out = super().summarize(rows, p)
+        out["k0"] = p.k0
+        return out
+
+    def tables(self, rows, summary, p: Params) -> dict:
+        """``curves`` and ``curve_choice`` (:func:`curve_tables`) and ``agreement``: per K
+        the gap between each analytic estimate and the mean test error (nats) and whether
+        their error bars (± one standard deviation over replications) overlap."""
+        out = curve_tables(rows, CRITERIA)
+        mean = out["curves"].pivot(index="k", columns="criterion", values="mean")
+        sd = out["curves"].pivot(index="k", columns="criterion", values="std")
+        agree = pd.DataFrame({"k": mean.index, "test_mean": mean["test"].values,
+                              "test_std": sd["test"].values})
+        for c in ("analytic_paper", "analytic_ppca"):
+            gap = (mean[c] - mean["test"]).values
+            agree[f"{c}_gap"] = gap
+            agree[f"{c}_overlap"] = np.abs(gap) <= (sd[c] + sd["test"]).values
+        out["agreement"] = agree
+        return out
+
+    def plot(self, rows, summary, p: Params, outdir) -> list:
+        curves = pd.read_csv(outdir / "curves.csv")
+        fig, axes = plotting.figure(1, 2, width=6.0, height=4.4)
+        errorbar_panel(axes[0, 0], curves, ["train", "test", "analytic_paper", "analytic_ppca"],
+                       f"PCA: L = {p.L}, K₀ = {p.k0}, N = {p.n_train}, test {p.n_test}, "
+                       f"{p.reps} replications")
+        axes[0, 0].axvline(p.k0, color="#999999", lw=0.8, ls="--")
+        selection_histogram(axes[0, 1], rows, list(CRITERIA))
+        axes[0, 1].legend(fontsize=7)
+        return [plotting.save(fig, outdir / "hansen_pca.png")]
+
+
+experiment = HansenPca()
