@@ -137,7 +137,10 @@ def run_tasks(experiment, tasks: list[dict], seed: int, run_dir: Path, *, jobs: 
             calls = (delayed(_compute)(experiment, tasks[i], keys[i], seed) for i in todo)
             n_jobs = jobs if backend == "loky" else -1
             with parallel_config(backend=backend):
-                for record in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(calls):
+                # one task per batch: tasks are coarse, and batching would serialise a
+                # sweep of few long tasks on one worker
+                parallel = Parallel(n_jobs=n_jobs, batch_size=1, return_as="generator_unordered")
+                for record in parallel(calls):
                     _store(record, cache)
                     progress.update()
     finally:

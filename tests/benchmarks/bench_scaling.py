@@ -2,7 +2,7 @@
 dask LocalCluster of 2 workers, measured in one run (fresh run directories, no cache);
 plus the recorded wall and task times of every committed full-profile run.
 
-    python tests/benchmarks/bench_scaling.py [CONFIG]      (default: the heaviest committed run)
+    python tests/benchmarks/bench_scaling.py [CONFIG ...]  (default: the heaviest committed run)
 
 Writes results/benchmarks/scaling.csv and results/benchmarks/full_profiles.csv.
 """
@@ -48,10 +48,15 @@ def main() -> None:
     write_csv(runs, OUT / "full_profiles.csv")
     print(runs.to_string(index=False))
     if len(sys.argv) > 1:
-        config = Path(sys.argv[1])
+        configs = [Path(a) for a in sys.argv[1:]]
     else:
         heaviest = runs.sort_values("task_time_s").iloc[-1]
-        config = PROJECT_ROOT / "configs" / f"{heaviest['run']}.yaml"
+        configs = [PROJECT_ROOT / "configs" / f"{heaviest['run']}.yaml"]
+    write_csv(pd.DataFrame([scaling(c) for c in configs]), OUT / "scaling.csv")
+
+
+def scaling(config: Path) -> dict:
+    """Fresh full-profile runs of ``config`` in the three modes, timed in one process."""
     cfg = load_config(config)
     modes = {"loky -j 1": {"jobs": 1}, "loky -j 2": {"jobs": 2},
              "dask LocalCluster 2 workers": {"jobs": 2, "backend": "dask"}}
@@ -60,14 +65,19 @@ def main() -> None:
         times[name] = timed(cfg, **kw)
         print(f"{config.name}: {name}: {times[name]:.1f} s", flush=True)
     one, two, dask = times["loky -j 1"], times["loky -j 2"], times["dask LocalCluster 2 workers"]
-    result = pd.DataFrame([{"config": config.name, **{f"{k} (s)": round(v, 2)
-                                                     for k, v in times.items()},
-                            "speedup_j2_over_j1": round(one / two, 3),
-                            "dask_overhead_vs_loky_j2": round(dask / two - 1, 3),
-                            "load_average_before": round(load, 2), "cores": os.cpu_count()}])
-    write_csv(result, OUT / "scaling.csv")
-    print(f"speed-up -j 2 / -j 1: {one / two:.2f}x; dask LocalCluster vs loky -j 2: "
-          f"{100 * (dask / two - 1):+.1f} %")
+    print(f"{config.name}: speed-up -j 2 / -j 1: {one / two:.2f}x; dask LocalCluster vs "
+          f"loky -j 2: {100 * (dask / two - 1):+.1f} %", flush=True)
+    return {"config": config.name, "n_tasks": len(cfg_tasks(cfg)),
+            **{f"{k} (s)": round(v, 2) for k, v in times.items()},
+            "speedup_j2_over_j1": round(one / two, 3),
+            "dask_overhead_vs_loky_j2": round(dask / two - 1, 3),
+            "load_average_before": round(load, 2), "cores": os.cpu_count()}
+
+
+def cfg_tasks(cfg) -> list:
+    from mtc_cli.registry import get_experiment
+
+    return get_experiment(cfg.experiment).tasks(cfg.params)
 
 
 if __name__ == "__main__":
