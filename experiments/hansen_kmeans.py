@@ -16,16 +16,19 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from experiments.hansen_pca import curve_tables, errorbar_panel, selection_histogram
 from mtc_cli import plotting
 from mtc_cli.config import param
 from mtc_cli.criteria.generalization import ml_generalization_error
+from mtc_cli.curves import errorbar_panel, mean_curves, selection_histogram
 from mtc_cli.datasets.gaussians import mixture_labels, mixture_points
 from mtc_cli.errors import MtcError
 from mtc_cli.experiment import Experiment
 from mtc_cli.models import kmeans, rbf_density
 
 CRITERIA = {"test": "min", "analytic": "min"}
+LABELS = {"train": "training error E", "test": "test error (empirical)",
+          "analytic": "E + dim/N (eq. 10)"}
+STYLES = {"train": ("#7f7f7f", ":"), "test": ("#d62728", "-"), "analytic": ("#000000", "-")}
 
 
 @dataclass(frozen=True)
@@ -94,11 +97,11 @@ class HansenKmeans(Experiment):
         return out
 
     def tables(self, rows, summary, p: Params) -> dict:
-        """``curves`` and ``curve_choice`` (see :func:`experiments.hansen_pca.curve_tables`),
+        """``curves`` and ``curve_choice`` (:func:`mtc_cli.curves.mean_curves`),
         ``agreement`` (per K: gap analytic − test and whether the ±1 sd error bars
         overlap) and ``example``: one training set (seeded by ``example_seed``) with its
         K-means centres for K = k_max, as in Fig. 2."""
-        out = curve_tables(rows, CRITERIA)
+        out = mean_curves(rows, CRITERIA)
         mean = out["curves"].pivot(index="k", columns="criterion", values="mean")
         sd = out["curves"].pivot(index="k", columns="criterion", values="std")
         gap = (mean["analytic"] - mean["test"]).values
@@ -129,9 +132,11 @@ class HansenKmeans(Experiment):
         ax.set_aspect("equal", adjustable="datalim")
         ax.set_title(f"Fig. 2: N = {len(pts)} training points, K = {len(cen)} centres")
         errorbar_panel(axes[0, 1], curves, ["train", "test", "analytic"],
-                       f"Fig. 3: N = {p.n_train}, test {p.n_test}, {p.reps} replications")
+                       f"Fig. 3: N = {p.n_train}, test {p.n_test}, {p.reps} replications",
+                       styles=STYLES, labels=LABELS)
         axes[0, 1].axvline(len(p.centres), color="#999999", lw=0.8, ls="--")
-        selection_histogram(axes[0, 2], rows, list(CRITERIA))
+        selection_histogram(axes[0, 2], rows, list(CRITERIA), styles=STYLES,
+                            labels=LABELS)
         axes[0, 2].legend(fontsize=7)
         return [plotting.save(fig, outdir / "hansen_kmeans.png")]
 

@@ -19,20 +19,18 @@ import pandas as pd
 from mtc_cli import plotting
 from mtc_cli.config import param
 from mtc_cli.criteria.generalization import ml_generalization_error
+from mtc_cli.curves import errorbar_panel, mean_curves, selection_histogram
 from mtc_cli.datasets.gaussians import random_subspace, signal_plus_noise
 from mtc_cli.errors import MtcError
 from mtc_cli.experiment import Experiment
 from mtc_cli.models import pca_density
-from mtc_cli.results import select_per_rep
 
 CRITERIA = {"test": "min", "analytic_paper": "min", "analytic_ppca": "min"}
 LABELS = {"train": "training error E", "test": "test error (empirical)",
           "analytic_paper": "E + dim/N, paper's dim = L+1+K(K+1)/2",
-          "analytic_ppca": "E + dim/N, PPCA dim = L+1+KL−K(K−1)/2",
-          "analytic": "E + dim/N (eq. 10)"}
+          "analytic_ppca": "E + dim/N, PPCA dim = L+1+KL−K(K−1)/2"}
 STYLES = {"train": ("#7f7f7f", ":"), "test": ("#d62728", "-"),
-          "analytic_paper": ("#1f77b4", "--"), "analytic_ppca": ("#000000", "-"),
-          "analytic": ("#000000", "-")}
+          "analytic_paper": ("#1f77b4", "--"), "analytic_ppca": ("#000000", "-")}
 
 
 @dataclass(frozen=True)
@@ -49,52 +47,6 @@ class Params:
     noise_model: str = param("ml", help="signal-subspace variances: ml (λ_j, probabilistic "
                              "PCA) or additive (λ_j + σ̂², Σ̂_K + σ̂²I read literally)",
                              choices=list(pca_density.NOISE_MODELS))
-
-
-def curve_tables(rows: pd.DataFrame, criteria) -> dict:
-    """``curves``: mean and standard deviation over replications of each score vs k (the
-    paper's error bars); ``curve_choice``: the k minimizing each criterion's mean curve,
-    one wide row (``<criterion>_k``), so targets can compare criteria."""
-    g = rows.groupby(["criterion", "k"])["score"]
-    curves = pd.DataFrame({"mean": g.mean(), "std": g.std(ddof=1), "n": g.size()}).reset_index()
-    choice = {f"{c}_k": int(curves.loc[curves[curves["criterion"] == c]["mean"].idxmin(), "k"])
-              for c in criteria}
-    return {"curves": curves, "curve_choice": pd.DataFrame([choice])}
-
-
-def errorbar_panel(ax, curves: pd.DataFrame, criteria, title: str) -> None:
-    """Mean ± standard deviation over replications of each criterion vs k, with the
-    minimum of each mean curve marked."""
-    for j, c in enumerate(criteria):
-        sub = curves[curves["criterion"] == c].sort_values("k")
-        col, ls = STYLES[c]
-        x = sub["k"] + 0.08 * (j - (len(criteria) - 1) / 2)
-        ax.errorbar(x, sub["mean"], yerr=sub["std"], color=col, ls=ls, marker="o", ms=3,
-                    capsize=2, lw=1.2, label=LABELS[c])
-        if c != "train":  # the training error always falls with K: no choice to mark
-            best = sub.loc[sub["mean"].idxmin()]
-            ax.plot(best["k"], best["mean"], marker="*", ms=14, color=col, mec="w", zorder=4)
-    ax.set_xticks(np.sort(curves["k"].unique()))
-    ax.set_xlabel("K   (★: minimum of the mean curve; error bars: ±1 sd over replications)")
-    ax.set_ylabel("negative log-likelihood per vector")
-    ax.set_title(title)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=7)
-
-
-def selection_histogram(ax, rows: pd.DataFrame, criteria) -> None:
-    """How often each criterion selects each k over the replications."""
-    chosen = select_per_rep(rows, [], {c: "min" for c in criteria})
-    ks = np.arange(int(rows["k"].min()), int(rows["k"].max()) + 1)
-    width = 0.8 / len(criteria)
-    for j, c in enumerate(criteria):
-        counts = chosen[chosen["criterion"] == c]["selected_k"].value_counts().reindex(ks,
-                                                                                     fill_value=0)
-        ax.bar(ks + (j - (len(criteria) - 1) / 2) * width, counts, width,
-               color=STYLES[c][0], label=LABELS[c])
-    ax.set_xticks(ks)
-    ax.set_xlabel("selected K")
-    ax.set_ylabel("replications")
-    ax.set_title("per-replication choice (argmin)")
 
 
 class HansenPca(Experiment):
@@ -147,10 +99,11 @@ class HansenPca(Experiment):
         return out
 
     def tables(self, rows, summary, p: Params) -> dict:
-        """``curves`` and ``curve_choice`` (:func:`curve_tables`) and ``agreement``: per K
-        the gap between each analytic estimate and the mean test error (nats) and whether
-        their error bars (± one standard deviation over replications) overlap."""
-        out = curve_tables(rows, CRITERIA)
+        """``curves`` and ``curve_choice`` (:func:`mtc_cli.curves.mean_curves`) and
+        ``agreement``: per K the gap between each analytic estimate and the mean test error
+        (nats) and whether their error bars (± one standard deviation over replications)
+        overlap."""
+        out = mean_curves(rows, CRITERIA)
         mean = out["curves"].pivot(index="k", columns="criterion", values="mean")
         sd = out["curves"].pivot(index="k", columns="criterion", values="std")
         agree = pd.DataFrame({"k": mean.index, "test_mean": mean["test"].values,
@@ -167,9 +120,10 @@ class HansenPca(Experiment):
         fig, axes = plotting.figure(1, 2, width=6.0, height=4.4)
         errorbar_panel(axes[0, 0], curves, ["train", "test", "analytic_paper", "analytic_ppca"],
                        f"PCA: L = {p.L}, K₀ = {p.k0}, N = {p.n_train}, test {p.n_test}, "
-                       f"{p.reps} replications")
+                       f"{p.reps} replications", styles=STYLES, labels=LABELS)
         axes[0, 0].axvline(p.k0, color="#999999", lw=0.8, ls="--")
-        selection_histogram(axes[0, 1], rows, list(CRITERIA))
+        selection_histogram(axes[0, 1], rows, list(CRITERIA), styles=STYLES,
+                            labels=LABELS)
         axes[0, 1].legend(fontsize=7)
         return [plotting.save(fig, outdir / "hansen_pca.png")]
 

@@ -1,5 +1,6 @@
 """Selection summary and target checks on small tables worked out by hand."""
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -50,3 +51,17 @@ def test_targets_hold_fail_and_report_errors():
     assert "fails at x=0.3" in out.observed[1]
     assert out.observed[2].startswith("error:") and "no rows" in out.observed[3]
     assert "no table 'missing'" in out.observed[4]
+
+
+def test_mean_curves_by_hand():
+    from mtc_cli.curves import mean_curves
+
+    rows = pd.DataFrame({"rep": [0, 0, 1, 1, 0, 0, 1, 1],
+                         "criterion": ["a"] * 4 + ["b"] * 4,
+                         "k": [1, 2, 1, 2, 1, 2, 1, 2],
+                         "score": [3.0, 1.0, 5.0, 2.0, 0.0, 4.0, 2.0, 4.0]})
+    out = mean_curves(rows, ["a", "b"])
+    a = out["curves"][out["curves"]["criterion"] == "a"].set_index("k")
+    assert a.loc[1, "mean"] == 4.0 and a.loc[2, "mean"] == 1.5
+    assert np.isclose(a.loc[1, "std"], np.sqrt(2.0)) and (a["n"] == 2).all()
+    assert out["curve_choice"].iloc[0].to_dict() == {"a_k": 2, "b_k": 1}
