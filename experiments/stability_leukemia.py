@@ -1,0 +1,164 @@
+"""Lange et al. 2002, Fig. 2 and the Golub row of Table 1: the number of leukemia classes
+chosen by stability, the Gap statistic, Clest and Prediction Strength.
+
+The 72 samples of Golub et al. (1999) are thresholded, filtered and log-transformed as in
+Dudoit et al. (3571 genes), each sample standardised across genes (Lange et al. 2004), and
+the 100 genes of highest variance kept. k-means (restarts) with the nearest-centroid rule,
+k = 2..10, r = 20 splits. The clustering of all samples with k = 3 (k = 2) is compared with
+AML / B-ALL / T-ALL (AML / ALL) after Hungarian matching. A user's own table replaces the
+Golub data with ``dataset: {path: ..., label_column: ...}``.
+
+One task is one run (all resamples and reference sets) of one clusterer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from mtc_cli.config import PROJECT_ROOT, param, to_plain
+from mtc_cli.criteria import model_order
+from mtc_cli.datasets import golub, tables
+from mtc_cli.errors import MtcError
+from mtc_cli.experiment import Experiment
+
+GOLUB = "golub"
+#: Lange et al. 2002, Table 1 and Sect. 4
+PAPER = {(GOLUB, "kmeans"): {"stability": 3, "gap": 10, "clest": 3, "prediction_strength": 1}}
+PAPER_AGREEMENT = {"agreement_k3_subtype": ("subtype", 3, 66),
+                   "agreement_k2_all_aml": ("all_aml", 2, 62)}
+
+
+@dataclass(frozen=True)
+class Table:
+    path: Path | None = param(None, help="a CSV (header row) or NPY table, objects × features")
+    label_column: str | None = param(None, help="column of known labels (CSV: its name; NPY: "
+                                                "its index), used only for the agreement")
+
+
+@dataclass(frozen=True)
+class Params:
+    golub: Path = param(PROJECT_ROOT / "data" / "golub_leukemia",
+                        help="folder of the Golub et al. files (used unless 'dataset' is set)")
+    dataset: Table | None = param(None, help="a user's own table instead of the Golub data")
+    standardise: bool = param(True, help="standardise each sample (row) across features")
+    n_features: int | None = param(100, help="keep the features of highest variance "
+                                             "(null: all)", min=1)
+    clusterers: list[str] = param(["kmeans"], help="clusterers: kmeans, pathbased",
+                                  choices=["kmeans", "pathbased"])
+    runs: int = param(5, help="independent runs (new splits and reference sets)", min=1)
+    criteria: model_order.Criteria = param(model_order.Criteria(),
+                                           help="stability and baseline settings")
+
+
+def source(p: Params) -> dict:
+    """What the data matrix depends on (file names and digests, preprocessing)."""
+    prep = {"standardise": p.standardise, "n_features": p.n_features}
+    if p.dataset is not None:
+        path = Path(p.dataset.path)
+        return {"dataset": path.name.split(".")[0], "file": str(to_plain(path)),
+                "sha256": _sha256(path), "label_column": p.dataset.label_column, **prep}
+    folder = Path(p.golub)
+    files = [*golub.FILES, golub.LABELS]
+    return {"dataset": GOLUB, "folder": str(to_plain(folder)),
+            "sha256": [_sha256(folder / f) for f in files], **prep}
+
+
+def _sha256(path: Path) -> str:
+    path = Path(path)
+    if not path.is_file():
+        raise MtcError(f"{path}: data file not found")
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _resolve(path: str) -> Path:
+    p = Path(path)
+    return p if p.is_absolute() else PROJECT_ROOT / p
+
+
+@lru_cache(maxsize=4)
+def _data(key: tuple) -> tuple[np.ndarray, dict]:
+    """The preprocessed matrix and the known labellings of a :func:`source` (as a
+    tuple of items, for the cache)."""
+    s = dict(key)
+    if "folder" in s:
+        g = golub.load(_resolve(s["folder"]))
+        X, _ = golub.dudoit_filter(g.X)
+        references = {"subtype": g.subtype, "all_aml": g.all_aml}
+    else:
+        X, labels, _ = tables.load_table(_resolve(s["file"]), s["label_column"])
+        references = {} if labels is None else {"labels": labels}
+    if s["standardise"]:
+        X = golub.standardise_samples(X)
+    if s["n_features"] is not None and s["n_features"] < X.shape[1]:
+        X = X[:, golub.top_variance(X, s["n_features"])]
+    return X, references
+
+
+def _key(s: dict) -> tuple:
+    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in s.items())
+
+
+class StabilityLeukemia(Experiment):
+    name = "stability_leukemia"
+    description = "Lange et al. 2002 Fig. 2 / Table 1 — Golub leukemia: stability vs baselines"
+    Params = Params
+    condition = ("dataset", "clusterer")
+    select = {c: "min" for c in model_order.CRITERIA}
+
+    def check(self, p: Params) -> None:
+        if p.dataset is not None and p.dataset.path is None:
+            raise MtcError("key 'dataset.path': a table file is required when 'dataset' is set")
+        X, _ = _data(_key(source(p)))
+        if len(X) < 2 * p.criteria.k_max:
+            raise MtcError(f"key 'criteria.k_max': {p.criteria.k_max} is too large for "
+                           f"{len(X)} objects (each half needs ≥ k_max)")
+
+    def tasks(self, p: Params) -> list[dict]:
+        s = source(p)
+        return [{"source": s, "clusterer": c, "run": r, "criteria": asdict(p.criteria)}
+                for c in p.clusterers for r in range(p.runs)]
+
+    def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
+        X, references = _data(_key(task["source"]))
+        c = model_order.Criteria(**task["criteria"])
+        base = {"dataset": task["source"]["dataset"], "clusterer": task["clusterer"],
+                "rep": task["run"]}
+        rows = model_order.evaluate(X, task["clusterer"], c, rng)
+        rows += model_order.agreement_rows(X, task["clusterer"], c, references, rng)
+        return [{**base, **r} for r in rows]
+
+    def summarize(self, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
+        out = model_order.summarize(rows, list(self.condition))
+        out["true_k"] = 3 if p.dataset is None else np.nan
+        return out
+
+    def tables(self, rows, summary, p: Params) -> dict:
+        """``table1``: Lange et al.'s Table 1 row(s) with the agreement counts;
+        ``curves``: mean curves over runs; ``agreement``: matched samples per k."""
+        golub_data = p.dataset is None
+        t1 = model_order.table1(rows, summary, PAPER if golub_data else {},
+                                {GOLUB: "3 (or 2)"} if golub_data else {},
+                                PAPER_AGREEMENT if golub_data else None)
+        agree = rows[rows["criterion"] == "agreement"]
+        agreement = (agree.groupby(["dataset", "clusterer", "reference", "k"])["score"]
+                     .agg(median="median", min="min", max="max").reset_index()
+                     if len(agree) else pd.DataFrame())
+        return {"table1": t1, "curves": model_order.curves(rows, list(self.condition)),
+                "agreement": agreement}
+
+    def plot(self, rows, summary, p: Params, outdir) -> list:
+        curve = model_order.curves(rows, list(self.condition))
+        title = (f"Lange et al. 2002 Fig. 2: {curve['dataset'].iloc[0]} data, "
+                 f"{rows['rep'].nunique()} runs of r = {p.criteria.n_resamples} splits")
+        return [model_order.plot_curves(curve, summary, list(self.condition), title,
+                                        Path(outdir) / "stability_leukemia.png",
+                                        p.criteria.ps_threshold)]
+
+
+experiment = StabilityLeukemia()

@@ -1,0 +1,166 @@
+"""Lange et al. 2002, Fig. 1 and the toy rows of Table 1: stability, Gap statistic, Clest
+and Prediction Strength on "3 Gaussians" (two small close clouds and a larger one apart)
+and "3 rings" (concentric), with k-means and Path-Based Clustering; interleaved spirals as
+an optional extra case.
+
+Each data set is drawn once from ``data_seed`` (as the paper's one data set per case); a
+task is one run (splits, reference sets) of all criteria on one data set × clusterer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from mtc_cli import plotting
+from mtc_cli.config import param
+from mtc_cli.criteria import model_order
+from mtc_cli.datasets import toy
+from mtc_cli.errors import MtcError
+from mtc_cli.experiment import Experiment
+
+#: Lange et al. 2002, Table 1
+PAPER = {("gaussians", "kmeans"): {"stability": 3, "gap": 3, "clest": 3,
+                                   "prediction_strength": 3},
+         ("rings", "kmeans"): {"stability": 7, "gap": 1, "clest": 7, "prediction_strength": 1},
+         ("rings", "pathbased"): {"stability": 3, "gap": 1, "clest": 1,
+                                  "prediction_strength": 1}}
+DATASETS = ("gaussians", "rings", "spirals")
+
+
+@dataclass(frozen=True)
+class Gaussians:
+    sizes: list[int] = param([50, 50, 100], help="points per cloud", min=1)
+    centres: list[list[float]] = param([[0.0, 0.0], [4.0, 0.0], [2.0, 3.3]],
+                                       help="cloud centres")
+    sds: list[float] = param([0.5, 0.5, 1.0], help="standard deviation per cloud", min=0.0)
+
+
+@dataclass(frozen=True)
+class Rings:
+    sizes: list[int] = param([100, 200, 300], help="points per ring", min=1)
+    radii: list[float] = param([1.0, 2.0, 3.0], help="ring radii", min=0.0)
+    noise: float = param(0.05, help="sd of the radial Gaussian noise", min=0.0)
+
+
+@dataclass(frozen=True)
+class Spirals:
+    sizes: list[int] = param([150, 150, 150], help="points per arm", min=1)
+    turns: float = param(1.0, help="turns of each arm", min=0.0)
+    noise: float = param(0.03, help="sd of the isotropic Gaussian noise", min=0.0)
+
+
+@dataclass(frozen=True)
+class Params:
+    cases: list[str] = param(["gaussians/kmeans", "rings/kmeans", "rings/pathbased"],
+                             help="data set/clusterer pairs (gaussians, rings, spirals; "
+                                  "kmeans, pathbased)")
+    data_seed: int = param(2002, help="seed of the toy data sets", min=0)
+    gaussians: Gaussians = param(Gaussians(), help="3 Gaussians")
+    rings: Rings = param(Rings(), help="3 rings")
+    spirals: Spirals = param(Spirals(), help="3 spirals (extra)")
+    runs: int = param(3, help="independent runs (new splits and reference sets)", min=1)
+    criteria: model_order.Criteria = param(model_order.Criteria(),
+                                           help="stability and baseline settings")
+
+
+def generate(name: str, spec: dict, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The toy data set ``name`` (points, true components) from its settings and seed."""
+    rng = np.random.default_rng(seed)
+    if name == "gaussians":
+        return toy.gaussian_clouds(rng, spec["sizes"], spec["centres"], spec["sds"])
+    if name == "rings":
+        return toy.rings(rng, spec["sizes"], spec["radii"], spec["noise"])
+    return toy.spirals(rng, spec["sizes"], spec["turns"], spec["noise"])
+
+
+def _cases(p: Params) -> list[tuple[str, str]]:
+    out = []
+    for case in p.cases:
+        parts = case.split("/")
+        if len(parts) != 2 or parts[0] not in DATASETS or parts[1] not in ("kmeans",
+                                                                           "pathbased"):
+            raise MtcError(f"key 'cases': expected 'dataset/clusterer' with dataset in "
+                           f"{', '.join(DATASETS)} and clusterer kmeans or pathbased, got "
+                           f"{case!r}")
+        out.append((parts[0], parts[1]))
+    return out
+
+
+class StabilityToy(Experiment):
+    name = "stability_toy"
+    description = "Lange et al. 2002 Fig. 1 / Table 1 — toy data: stability vs baselines"
+    Params = Params
+    condition = ("dataset", "clusterer")
+    select = {c: "min" for c in model_order.CRITERIA}
+
+    def check(self, p: Params) -> None:
+        for name, _ in _cases(p):
+            spec = getattr(p, name)
+            if sum(spec.sizes) < 2 * p.criteria.k_max:
+                raise MtcError(f"key '{name}.sizes': {sum(spec.sizes)} points are too few "
+                               f"for k_max = {p.criteria.k_max}")
+        g = p.gaussians
+        if len(g.centres) != len(g.sizes) or len(g.sds) != len(g.sizes):
+            raise MtcError("key 'gaussians': need one centre and one sd per size")
+        if len(p.rings.radii) != len(p.rings.sizes):
+            raise MtcError("key 'rings': need one radius per size")
+
+    def tasks(self, p: Params) -> list[dict]:
+        return [{"dataset": d, "clusterer": c, "data": asdict(getattr(p, d)),
+                 "data_seed": p.data_seed, "run": r, "criteria": asdict(p.criteria)}
+                for d, c in _cases(p) for r in range(p.runs)]
+
+    def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
+        X, truth = generate(task["dataset"], task["data"], task["data_seed"])
+        c = model_order.Criteria(**task["criteria"])
+        base = {"dataset": task["dataset"], "clusterer": task["clusterer"],
+                "rep": task["run"]}
+        rows = model_order.evaluate(X, task["clusterer"], c, rng)
+        rows += model_order.agreement_rows(X, task["clusterer"], c, {"truth": truth}, rng)
+        return [{**base, **r} for r in rows]
+
+    def summarize(self, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
+        out = model_order.summarize(rows, list(self.condition))
+        out["true_k"] = [len(getattr(p, d).sizes) for d in out["dataset"]]
+        return out
+
+    def tables(self, rows, summary, p: Params) -> dict:
+        """``table1``: the toy rows of Lange et al.'s Table 1; ``curves``: mean curves
+        over runs; ``points``: the data sets (for the scatter plots)."""
+        true_k = {d: len(getattr(p, d).sizes) for d, _ in _cases(p)}
+        points = []
+        for d in dict.fromkeys(d for d, _ in _cases(p)):
+            X, truth = generate(d, asdict(getattr(p, d)), p.data_seed)
+            points.append(pd.DataFrame({"dataset": d, "x": X[:, 0], "y": X[:, 1],
+                                        "component": truth}))
+        return {"table1": model_order.table1(rows, summary, PAPER, true_k),
+                "curves": model_order.curves(rows, list(self.condition)),
+                "points": pd.concat(points, ignore_index=True)}
+
+    def plot(self, rows, summary, p: Params, outdir) -> list:
+        outdir = Path(outdir)
+        curve = model_order.curves(rows, list(self.condition))
+        title = (f"Lange et al. 2002 Fig. 1: toy data, {rows['rep'].nunique()} runs of "
+                 f"r = {p.criteria.n_resamples} splits")
+        paths = [model_order.plot_curves(curve, summary, list(self.condition), title,
+                                         outdir / "stability_toy.png",
+                                         p.criteria.ps_threshold)]
+        points = pd.read_csv(outdir / "points.csv")
+        names = list(points["dataset"].unique())
+        fig, axes = plotting.figure(1, len(names), width=3.6, height=3.4)
+        for ax, name in zip(axes[0], names, strict=True):
+            pts = points[points["dataset"] == name]
+            for comp, sub in pts.groupby("component"):
+                ax.scatter(sub["x"], sub["y"], s=4, label=f"component {comp}")
+            ax.set_aspect("equal")
+            ax.set_title(f"{name} (data_seed {p.data_seed})")
+            ax.legend(fontsize=6, markerscale=2)
+        paths.append(plotting.save(fig, outdir / "stability_toy_data.png"))
+        return paths
+
+
+experiment = StabilityToy()

@@ -1,0 +1,110 @@
+"""Path-Based Clustering (Fischer, Zöller, Buhmann 2001): the effective dissimilarity
+against a brute-force minimax path search, the agglomeration against a naive greedy
+search, the predictor against the cost increase computed directly."""
+
+import numpy as np
+import pytest
+from scipy.spatial.distance import cdist
+
+from mtc_cli.datasets import toy
+from mtc_cli.models import clusterers as C
+
+
+def minimax_brute(D):
+    """Floyd–Warshall for the bottleneck path: M_ij = min_m max(M_im, M_mj)."""
+    M = D.copy()
+    for m in range(len(M)):
+        M = np.minimum(M, np.maximum(M[:, [m]], M[[m], :]))
+    np.fill_diagonal(M, 0.0)
+    return M
+
+
+@pytest.mark.parametrize("n", [2, 5, 12, 30])
+def test_effective_dissimilarity_is_the_minimax_path(n):
+    rng = np.random.default_rng(n)
+    X = rng.standard_normal((n, 2))
+    assert np.allclose(C.effective_dissimilarity(X), minimax_brute(cdist(X, X)))
+
+
+def test_effective_dissimilarity_precomputed_graph():
+    rng = np.random.default_rng(1)
+    W = rng.random((9, 9))
+    W = (W + W.T) / 2
+    np.fill_diagonal(W, 0)
+    assert np.allclose(C.effective_dissimilarity(W, precomputed=True), minimax_brute(W))
+
+
+def test_effective_to_training_is_the_minimax_path_through_the_new_object():
+    rng = np.random.default_rng(2)
+    train, test = rng.standard_normal((15, 2)), rng.standard_normal((6, 2))
+    got = C.effective_to_training(train, test)
+    for o, x in enumerate(test):
+        A = np.vstack([train, x])
+        assert np.allclose(got[o], minimax_brute(cdist(A, A))[-1, :-1])
+
+
+def naive_agglomerate(D, k):
+    """Merge the pair of clusters with the least increase of the pairwise cost,
+    recomputing the cost of every candidate partition from scratch."""
+    clusters = [[i] for i in range(len(D))]
+
+    def cost(cl):
+        return sum(D[np.ix_(c, c)].sum() / len(c) for c in cl)
+    while len(clusters) > k:
+        best = None
+        for a in range(len(clusters)):
+            for b in range(a + 1, len(clusters)):
+                trial = [c for j, c in enumerate(clusters) if j not in (a, b)]
+                trial.append(clusters[a] + clusters[b])
+                value = cost(trial)
+                if best is None or value < best[0] - 1e-12:
+                    best = (value, a, b)
+        _, a, b = best
+        clusters = ([c for j, c in enumerate(clusters) if j not in (a, b)]
+                    + [clusters[a] + clusters[b]])
+    labels = np.empty(len(D), dtype=int)
+    for t, c in enumerate(clusters):
+        labels[c] = t
+    return labels
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_agglomerate_matches_naive_greedy_merging(seed):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((14, 2))
+    D = C.effective_dissimilarity(X) + 0.01 * cdist(X, X)  # no ties between merges
+    got = C.agglomerate(D, [2, 3, 5])
+    for k in (2, 3, 5):
+        want = naive_agglomerate(D, k)
+        assert C.pairwise_cost(D, got[k]) == pytest.approx(C.pairwise_cost(D, want))
+        assert len(np.unique(got[k])) == k
+
+
+def test_merge_cost_is_the_cost_difference():
+    rng = np.random.default_rng(3)
+    D = rng.random((8, 8))
+    D = D + D.T
+    lab = np.array([0, 0, 0, 1, 1, 2, 2, 2])
+    merged = np.where(lab == 1, 0, lab)
+    a, b = lab == 0, lab == 1
+    inc = C.merge_cost(D[np.ix_(a, a)].sum(), a.sum(), D[np.ix_(b, b)].sum(), b.sum(),
+                       D[np.ix_(a, b)].sum())
+    assert inc == pytest.approx(C.pairwise_cost(D, merged) - C.pairwise_cost(D, lab))
+
+
+def test_pathbased_predict_minimises_the_cost_increase():
+    rng = np.random.default_rng(4)
+    train, test = rng.standard_normal((20, 2)), rng.standard_normal((7, 2))
+    labels = {3: C.pathbased_cluster(train, [3])[3]}
+    got = C.pathbased_predict(train, labels, test)[3]
+    for o, x in enumerate(test):
+        A = np.vstack([train, x])
+        D = minimax_brute(cdist(A, A))
+        costs = [C.pairwise_cost(D, np.append(labels[3], v)) for v in range(3)]
+        assert got[o] == int(np.argmin(costs))
+
+
+def test_pathbased_separates_concentric_rings():
+    X, truth = toy.rings(np.random.default_rng(5), [60, 120, 180], [1, 2, 3], 0.05)
+    labels = C.pathbased_cluster(X, [3])[3]
+    assert np.unique(labels * 3 + truth).size == 3  # each ring is one cluster
