@@ -1,0 +1,192 @@
+"""wASC Fig. 3: choosing among four Boolean clustering models by approximation capacity
+(Buhmann, Chehreghani, Frank, Streich 2011, Sect. 5).
+
+Two Boolean sources in D dimensions at a fixed Hamming distance; n objects from each
+source and n from their OR; a fraction ε of the bits replaced by random bits with
+P(1) = r. X¹ and X² are aligned by generation (same assignment sets, independent noise).
+Four models, each fitted on X¹ by deterministic annealing at the true order: MAC (K = 2
+sources, sets {1}, {2}, {1, 2}) and SAC (L = 3 independent clusters), each without
+(ε = 0) and with the noise model of eq. 16 ("-mix"). Recorded per ε: the parameter
+mismatch (fraction of wrong bits of the three estimated set profiles after the best
+matching to the true ones) and the capacity max_β I_β of eq. 13 with the costs of eq. 16
+on X¹ and X².
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy.optimize import linear_sum_assignment
+
+from mtc_cli import plotting
+from mtc_cli.config import param
+from mtc_cli.criteria.approximation_capacity import capacity
+from mtc_cli.datasets import boolean_sources
+from mtc_cli.errors import MtcError
+from mtc_cli.experiment import Experiment
+from mtc_cli.models import boolean
+from mtc_cli.results import select_per_rep
+
+#: model → (sources fitted, largest assignment set, noise model of eq. 16)
+MODELS = {"MAC": (2, 2, False), "MAC-mix": (2, 2, True), "SAC": (3, 1, False),
+          "SAC-mix": (3, 1, True)}
+COLORS = {"MAC": "#1f77b4", "MAC-mix": "#d62728", "SAC": "#2ca02c", "SAC-mix": "#ff7f0e"}
+
+
+@dataclass(frozen=True)
+class Params:
+    n_dims: int = param(150, help="dimensions D of the sources", min=2)
+    distance: int = param(40, help="Hamming distance of the two sources", min=2)
+    p_one: float = param(0.5, help="P(1) of the bits the sources share", min=0.0, max=1.0)
+    per_set: int = param(100, help="objects from source 1, source 2 and their OR each",
+                         min=1)
+    epsilons: list[float] = param(
+        [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.99],
+        help="noise fractions ε", min=0.0, max=1.0)
+    r: float = param(0.75, help="P(1) of a noise bit", min=0.0, max=1.0)
+    restarts: int = param(3, help="annealing runs per model (lowest cost on X¹ kept)", min=1)
+    cooling: float = param(0.9, help="annealing: T ← cooling·T", min=0.01, max=0.99)
+    max_iter: int = param(100, help="annealing: most EM sweeps per temperature", min=1)
+    reps: int = param(5, help="repetitions (new sources, X¹, X²) per ε", min=1)
+
+
+def profile_mismatch(estimated: np.ndarray, true: np.ndarray) -> float:
+    """Fraction of wrong bits of the estimated Boolean set profiles (L, D) after the best
+    one-to-one matching to the true ones (Hungarian method on the Hamming distances)."""
+    est = np.asarray(estimated, dtype=bool)
+    ref = np.asarray(true, dtype=bool)
+    C = (est[:, None, :] != ref[None, :, :]).sum(axis=2)
+    i, j = linear_sum_assignment(C)
+    return float(C[i, j].sum()) / ref.size
+
+
+def fit(X: np.ndarray, model: str, rng: np.random.Generator, *, restarts: int, cooling: float,
+        max_iter: int) -> boolean.MacSolution:
+    """The ``model`` (a key of :data:`MODELS`) fitted on X by deterministic annealing; of
+    ``restarts`` runs the one of lowest negative log-likelihood on X."""
+    K, m, noise = MODELS[model]
+    fits = [boolean.fit_mac(X, K, rng, max_assignments=m, noise=noise, cooling=cooling,
+                            max_iter=max_iter) for _ in range(restarts)]
+    return min(fits, key=lambda s: s.neg_log_likelihood())
+
+
+class WascBooleanMac(Experiment):
+    name = "wasc_boolean_mac"
+    description = "wASC Fig. 3 — MAC/SAC with and without noise model: capacity vs ε"
+    Params = Params
+    condition = ("epsilon",)
+    select = {"capacity": "max", "mismatch": "min"}
+
+    def check(self, p: Params) -> None:
+        if p.distance > p.n_dims:
+            raise MtcError(f"key 'distance': {p.distance} exceeds n_dims {p.n_dims}")
+
+    def tasks(self, p: Params) -> list[dict]:
+        shared = {k: getattr(p, k) for k in ("n_dims", "distance", "p_one", "per_set", "r",
+                                             "restarts", "cooling", "max_iter")}
+        return [{"epsilon": e, "rep": rep, **shared} for e in p.epsilons
+                for rep in range(p.reps)]
+
+    def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
+        U = boolean_sources.two_sources(rng, task["n_dims"], task["distance"], task["p_one"])
+        profiles = boolean_sources.set_profiles(U, boolean.assignment_sets(2, 2))
+        labels = np.repeat(np.arange(len(profiles)), task["per_set"])
+        X1, X2 = (boolean_sources.sample(rng, profiles, labels, task["epsilon"], task["r"])
+                  .astype(np.float64) for _ in range(2))
+        rows = []
+        for code, model in enumerate(MODELS, start=1):
+            sol = fit(X1, model, rng, restarts=task["restarts"], cooling=task["cooling"],
+                      max_iter=task["max_iter"])
+            estimated = boolean.set_parameters(sol.v, sol.sets) < 0.5  # P(emit 1) > ½
+            R1 = boolean.costs(X1, sol.v, sol.sets, sol.epsilon, sol.r)
+            R2 = boolean.costs(X2, sol.v, sol.sets, sol.epsilon, sol.r)
+            cap, beta = capacity(R1, R2)
+            # assignment sets that no object of X¹ takes as its most probable one: eq. 13
+            # still counts them in log₂|{τ}| = log₂ L
+            unused = len(sol.sets) - len(np.unique(np.argmin(R1, axis=1)))
+            base = {"epsilon": task["epsilon"], "rep": task["rep"], "model": model,
+                    "k": code, "epsilon_hat": sol.epsilon, "r_hat": sol.r,
+                    "unused_sets": unused}
+            rows += [{**base, "criterion": "capacity", "score": cap, "beta_star": beta},
+                     {**base, "criterion": "mismatch",
+                      "score": profile_mismatch(estimated, profiles)}]
+        return rows
+
+    def summarize(self, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
+        """The framework's selection, with k the model's number (1 MAC, 2 MAC-mix, 3 SAC,
+        4 SAC-mix; ties go to the lower number), plus the model each criterion chose most
+        often over the repetitions."""
+        out = super().summarize(rows, p)
+        chosen = select_per_rep(rows, list(self.condition), self.select)
+        names = dict(enumerate(MODELS, start=1))
+        mode = (chosen.groupby(["epsilon", "criterion"])["selected_k"]
+                .agg(lambda s: names[int(s.mode().min())]).rename("selected_model"))
+        return out.merge(mode.reset_index(), on=["epsilon", "criterion"], how="left")
+
+    def tables(self, rows, summary, p: Params) -> dict:
+        """``curves``: per ε, criterion and model the median, quartiles and mean over the
+        repetitions; ``ranking``: one wide row, per model the capacity and the mismatch
+        averaged over the ε grid (areas under the median curves), the median capacity at
+        ε = 0, the first ε with a non-zero median mismatch and the breakdown ε (the
+        smallest ε whose median mismatch exceeds 0.05)."""
+        curves = _curves(rows)
+        wide = {"log2_3": float(np.log2(3))}
+        for model in MODELS:
+            key = model.replace("-", "_")
+            s = curves[curves["model"] == model]
+            cap = s[s["criterion"] == "capacity"].set_index("epsilon")["median"].sort_index()
+            mis = s[s["criterion"] == "mismatch"].set_index("epsilon")["median"].sort_index()
+            wide[f"cap_mean_{key}"] = float(cap.mean())
+            wide[f"mismatch_mean_{key}"] = float(mis.mean())
+            wide[f"cap_eps0_{key}"] = float(cap.loc[0.0]) if 0.0 in cap.index else np.nan
+            for name, level in (("eps_first_error", 0.0), ("eps_break", 0.05)):
+                broken = mis[mis > level]
+                wide[f"{name}_{key}"] = float(broken.index.min()) if len(broken) else 1.0
+            wide[f"cap_falls_{key}"] = bool(cap.iloc[-1] < cap.iloc[0])
+        return {"curves": curves, "ranking": pd.DataFrame([wide])}
+
+    def plot(self, rows, summary, p: Params, outdir) -> list:
+        curves = _curves(rows)
+        fig, axes = plotting.figure(1, 3, width=4.6, height=3.6)
+        for ax, crit, ylab, title in (
+                (axes[0, 0], "mismatch", "fraction of wrong profile bits",
+                 "(a) parameter mismatch vs noise"),
+                (axes[0, 1], "capacity", "approximation capacity (bits)",
+                 "(b) approximation capacity vs noise")):
+            for model in MODELS:
+                s = curves[(curves["criterion"] == crit) & (curves["model"] == model)]
+                s = s.sort_values("epsilon")
+                ax.fill_between(s["epsilon"], s["q25"], s["q75"], color=COLORS[model],
+                                alpha=0.15, lw=0)
+                ax.plot(s["epsilon"], s["median"], marker="o", ms=3, color=COLORS[model],
+                        label=model)
+            ax.set_xlabel("noise fraction ε")
+            ax.set_ylabel(ylab)
+            ax.set_title(title)
+            ax.legend()
+        axes[0, 1].axhline(np.log2(3), color="#999999", ls=":", lw=0.8)
+        ax = axes[0, 2]
+        unused = (rows[rows["criterion"] == "capacity"]
+                  .groupby(["model", "epsilon"])["unused_sets"].mean())
+        for model in MODELS:
+            u = unused.loc[model].sort_index()
+            ax.plot(u.index, u.to_numpy(), marker="o", ms=3, color=COLORS[model], label=model)
+        ax.set_xlabel("noise fraction ε")
+        ax.set_ylabel("assignment sets no object of X¹ prefers")
+        ax.set_title("(c) unused sets (eq. 13 still counts them)")
+        ax.legend()
+        fig.suptitle(f"D = {p.n_dims}, Hamming distance {p.distance}, {p.per_set} objects per "
+                     f"set, r = {p.r}; median and quartiles over {p.reps} reps", fontsize=9)
+        return [plotting.save(fig, outdir / "wasc_boolean_mac.png")]
+
+
+def _curves(rows: pd.DataFrame) -> pd.DataFrame:
+    """Per ε, criterion and model: median, quartiles and mean of the score over reps."""
+    g = rows.groupby(["epsilon", "criterion", "model"])["score"]
+    return g.agg(median="median", q25=lambda s: s.quantile(0.25),
+                 q75=lambda s: s.quantile(0.75), mean="mean", n_reps="size").reset_index()
+
+
+experiment = WascBooleanMac()

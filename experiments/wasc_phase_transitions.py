@@ -1,0 +1,259 @@
+"""wASC Figs. 4–5: phase transitions of learnability and the approximation capacity
+(Buhmann, Chehreghani, Frank, Streich 2011, Sect. 6; Barkai & Sompolinsky 1994).
+
+Two Gaussian sources with orthogonal centroids of equal norm, Σ = σ₀·I, equal priors;
+n objects in D dimensions, α = n/D; the normalised separation u = ‖μ₁ − μ₂‖/√(2σ₀) is the
+same for every D, so the critical α_c = 4u⁻⁴ separates the dimensions. X¹ and X² are
+aligned by generation. Centroids are annealed on X¹ (deterministic annealing, one fixed
+geometric schedule for all D, so runs share their temperatures). At every stopping
+temperature T: the order parameters s = ‖Δμ̂‖²/‖Δμ‖² and r = |Δμ̂·Δμ|/‖Δμ‖² with
+Δμ = (μ₁ − μ₂)/2 (both 1 for a perfect estimate; with 2 centroids Δμ̂ = (μ̂₁ − μ̂₂)/2),
+K̂(T), I_β of eq. 13 at β = 1/T, the capacity max_β I_β of the K̂ merged centroids and
+the expected transfer cost of eq. 15. Fig. 5: the same with 4 centroids at one D.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from mtc_cli import plotting
+from mtc_cli.config import param
+from mtc_cli.criteria.approximation_capacity import (
+    capacity,
+    expected_transfer_cost,
+    mutual_information,
+)
+from mtc_cli.errors import MtcError
+from mtc_cli.experiment import Experiment
+from mtc_cli.models import annealing
+
+SELECT = {"mutual_information": "max", "capacity": "max", "transfer_cost": "min"}
+RECORDED = ("mutual_information", "capacity", "transfer_cost", "s", "r")
+
+
+@dataclass(frozen=True)
+class Params:
+    n: int = param(500, help="objects in each of X¹ and X²", min=4)
+    dims: list[int] = param([100, 150, 250, 500, 1000, 3000],
+                            help="dimensions D of the phase diagram (α = n/D)", min=1)
+    highlight_dims: list[int] = param([100, 500, 3000],
+                                      help="dimensions drawn in Figs. 4b, 4c (a subset of dims)")
+    variance: float = param(0.5, help="σ₀: variance of each coordinate (Σ = σ₀·I)", min=0.0)
+    u: float = param(1.5, help="normalised separation ‖μ₁ − μ₂‖/√(2σ₀)", min=0.0)
+    t_start: float = param(16.0, help="annealing: first stopping temperature", min=0.0)
+    t_stop: float = param(0.05, help="annealing: last stopping temperature", min=0.0)
+    cooling: float = param(0.9, help="annealing: T ← cooling·T", min=0.01, max=0.99)
+    merge_tol: float = param(0.5, help="centroids closer than merge_tol·√σ₀ count as one",
+                             min=0.0)
+    tol: float = param(1e-4, help="annealing: fixed point when no centroid moves more than "
+                                  "tol·√σ₀ in a sweep", min=0.0)
+    max_iter: int = param(300, help="annealing: most sweeps at one temperature", min=1)
+    fig5_dim: int = param(100, help="Fig. 5: dimension of the 4-centroid run", min=1)
+    fig5_centroids: int = param(4, help="Fig. 5: centroids offered", min=2)
+    reps: int = param(5, help="repetitions (new sources' data, annealing) per setting",
+                      min=1)
+
+
+def sources(D: int, variance: float, u: float) -> np.ndarray:
+    """Two orthogonal centroids of equal norm a with ‖μ₁ − μ₂‖ = a√2 = u√(2σ₀)
+    (Sect. 6.1 of Buhmann et al. 2011): μ₁ = a e₁, μ₂ = a e₂, a = u√σ₀. (2, D)."""
+    if D < 2:
+        raise ValueError(f"need D >= 2 for two orthogonal centroids, got {D}")
+    mu = np.zeros((2, D))
+    mu[0, 0] = mu[1, 1] = u * np.sqrt(variance)
+    return mu
+
+
+def order_parameters(centroids: np.ndarray, mu: np.ndarray) -> tuple[float, float]:
+    """s = ‖Δμ̂‖²/‖Δμ‖² and r = |Δμ̂·Δμ|/‖Δμ‖² (Barkai & Sompolinsky 1994; Sect. 6.1 of
+    Buhmann et al. 2011, normalised so that a perfect estimate gives s = r = 1), with
+    Δμ = (μ₁ − μ₂)/2 and Δμ̂ half the difference of the two estimated centroids that lie
+    farthest apart (the two centroids themselves when there are two); |·| because the
+    labels of the estimate are arbitrary."""
+    M = np.asarray(centroids, dtype=np.float64)
+    d2 = np.sum((M[:, None, :] - M[None, :, :]) ** 2, axis=2)
+    a, b = np.unravel_index(np.argmax(d2), d2.shape)
+    est = (M[a] - M[b]) / 2.0
+    true = (mu[0] - mu[1]) / 2.0
+    norm = float(true @ true)
+    return float(est @ est) / norm, abs(float(est @ true)) / norm
+
+
+class WascPhaseTransitions(Experiment):
+    name = "wasc_phase_transitions"
+    description = "wASC Figs. 4–5 — phase transitions of learnability, order parameters, I_β"
+    Params = Params
+    condition = ("D", "n_centroids")
+    select = SELECT
+
+    def check(self, p: Params) -> None:
+        if min(p.dims) < 2 or p.fig5_dim < 2:
+            raise MtcError("key 'dims': every D must be >= 2")
+        missing = sorted(set(p.highlight_dims) - set(p.dims))
+        if missing:
+            raise MtcError(f"key 'highlight_dims': {missing} not in dims {p.dims}")
+        if not p.t_start > p.t_stop > 0:
+            raise MtcError(f"keys 't_start', 't_stop': need t_start > t_stop > 0, got "
+                           f"{p.t_start}, {p.t_stop}")
+
+    def tasks(self, p: Params) -> list[dict]:
+        shared = {k: getattr(p, k) for k in ("n", "variance", "u", "t_start", "t_stop",
+                                             "cooling", "merge_tol", "tol", "max_iter")}
+        settings = [(D, 2) for D in p.dims] + [(p.fig5_dim, p.fig5_centroids)]
+        return [{"D": D, "n_centroids": k, "rep": r, **shared}
+                for D, k in settings for r in range(p.reps)]
+
+    def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
+        D, n, var = task["D"], task["n"], task["variance"]
+        mu = sources(D, var, task["u"])
+        labels = rng.integers(2, size=n)
+        X1 = mu[labels] + np.sqrt(var) * rng.standard_normal((n, D))
+        X2 = mu[labels] + np.sqrt(var) * rng.standard_normal((n, D))
+        sigma = float(np.sqrt(var))
+        path = annealing.deterministic_annealing(
+            X1, task["n_centroids"], rng, sigma=sigma, t_start=task["t_start"],
+            t_stop=task["t_stop"], cooling=task["cooling"], fine_cooling=task["cooling"],
+            merge_tol=task["merge_tol"], tol=task["tol"], max_iter=task["max_iter"])
+        cond = {"D": D, "n_centroids": task["n_centroids"], "alpha": n / D, "rep": task["rep"]}
+        oracle = capacity(annealing.costs(X1, mu), annealing.costs(X2, mu))[0]
+        rows = [{**cond, "criterion": "oracle_capacity", "k": 2, "score": oracle}]
+        for step, (T, M, k_hat) in enumerate(zip(path.temperatures, path.centroids,
+                                                 path.k_hat, strict=True)):
+            c1, c2 = annealing.costs(X1, M), annealing.costs(X2, M)
+            merged = annealing.merge(M, annealing.distinct(M, task["merge_tol"] * sigma),
+                                     np.ones(len(M)))[0]
+            s, r = order_parameters(M, mu)
+            scores = {
+                "mutual_information": mutual_information(c1, c2, 1.0 / T),
+                "capacity": capacity(annealing.costs(X1, merged),
+                                     annealing.costs(X2, merged))[0],
+                "transfer_cost": expected_transfer_cost(c1, c2, 1.0 / T),
+                "s": s, "r": r,
+            }
+            rows += [{**cond, "criterion": c, "k": int(k_hat), "score": v, "T": float(T),
+                      "step": step} for c, v in scores.items()]
+        return rows
+
+    def tables(self, rows, summary, p: Params) -> dict:
+        """``curves``: per setting and annealing step the mean over repetitions of each
+        recorded quantity; ``phases``: per setting (medians over repetitions) the peak
+        of I_β and where it lies, r at its peak and at the lowest T, the oracle capacity
+        (true centroids) and K̂ at the optima of I_β and of the transfer cost."""
+        curves = _curves(rows, by_rep=True)
+        mean = _curves(rows)
+        per_rep = []
+        for (D, kc, alpha, rep), c in curves.groupby(["D", "n_centroids", "alpha", "rep"]):
+            c = c.sort_values("step")
+            i_tc = c["transfer_cost"].idxmin()
+            oracle = rows[(rows["criterion"] == "oracle_capacity") & (rows["D"] == D)
+                          & (rows["n_centroids"] == kc) & (rows["rep"] == rep)]["score"]
+            rec = {"D": D, "n_centroids": kc, "alpha": alpha, "rep": rep,
+                   "k_at_tc_min": c.loc[i_tc, "k_hat"], "T_tc_min": c.loc[i_tc, "T"],
+                   "r_max": c["r"].max(), "r_lowest_T": c["r"].iloc[-1],
+                   "s_lowest_T": c["s"].iloc[-1], "T_lowest": c["T"].iloc[-1],
+                   "oracle_capacity": float(oracle.iloc[0]) if len(oracle) else np.nan}
+            for short, col in (("mi", "mutual_information"), ("cap", "capacity")):
+                i = c[col].idxmax()
+                rec |= {f"{short}_max": c.loc[i, col], f"T_{short}_max": c.loc[i, "T"],
+                        f"k_at_{short}_max": c.loc[i, "k_hat"],
+                        f"{short}_lowest_T": c[col].iloc[-1],
+                        f"steps_{short}_to_tc": int(c.loc[i_tc, "step"] - c.loc[i, "step"])}
+            per_rep.append(rec)
+        phases = (pd.DataFrame(per_rep).groupby(["D", "n_centroids", "alpha"])
+                  .median(numeric_only=True).drop(columns="rep").reset_index())
+        phases["alpha_c"] = 4.0 * p.u ** -4
+        return {"curves": mean, "phases": phases}
+
+    def plot(self, rows, summary, p: Params, outdir) -> list:
+        curves = _curves(rows)
+        two = curves[curves["n_centroids"] == 2]
+        fig, axes = plotting.figure(2, 2, width=5.0, height=3.6,
+                                    gridspec_kw={"hspace": 0.45, "wspace": 0.45})
+        ax = axes[0, 0]
+        alphas = np.sort(two["alpha"].unique())
+        grid = two.pivot_table(index="step", columns="alpha", values="r")
+        temps = two.groupby("step")["T"].mean().loc[grid.index]
+        mesh = ax.pcolormesh(np.arange(len(alphas) + 1), _edges(temps.to_numpy()),
+                             grid[alphas].to_numpy(), cmap="viridis", shading="flat",
+                             vmin=0, vmax=max(1.0, float(np.nanmax(grid.to_numpy()))))
+        sgrid = two.pivot_table(index="step", columns="alpha", values="s")[alphas].to_numpy()
+        ax.contour(np.arange(len(alphas)) + 0.5, temps.to_numpy(), sgrid, levels=[0.05],
+                   colors="w", linewidths=1.0, linestyles="--")
+        ax.set_xticks(np.arange(len(alphas)) + 0.5, [f"{a:.3g}" for a in alphas])
+        ax.set_yscale("log")
+        ax.set_xlabel("α = n/D")
+        ax.set_ylabel("stopping temperature T")
+        ax.set_title(f"(a) order parameter r (colour); s = 0.05 (dashed); α_c = "
+                     f"{4 * p.u ** -4:.2f}")
+        fig.colorbar(mesh, ax=ax, label="r (mean over reps)")
+        palette = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
+        styles = {D: palette[i % len(palette)] for i, D in enumerate(sorted(p.highlight_dims))}
+        panels = ((axes[0, 1], "r", None, "order parameter r", "(b) r vs T"),
+                  (axes[1, 0], "capacity", "mutual_information", "bits",
+                   "(c) capacity (solid), I_β at β = 1/T (dotted)"))
+        for ax, col, second, ylab, title in panels:
+            for D, color in styles.items():
+                c = two[two["D"] == D].sort_values("T")
+                ax.plot(c["T"], c[col], color=color, label=f"α = {p.n / D:.3g} (D = {D})")
+                if second:
+                    ax.plot(c["T"], c[second], color=color, ls=":", lw=0.9)
+            ax.set_xscale("log")
+            ax.set_xlabel("stopping temperature T")
+            ax.set_ylabel(ylab)
+            ax.set_title(title)
+            ax.legend(fontsize=7)
+        oracle = rows[(rows["criterion"] == "oracle_capacity") & (rows["n_centroids"] == 2)
+                      & rows["D"].isin(p.highlight_dims)]["score"]
+        top = max(float(two["capacity"].max()), float(oracle.max()), 0.1)
+        axes[1, 0].set_ylim(-0.1 * top, 1.15 * top)
+        axes[1, 0].axhline(oracle.mean(), color="#999999", ls="--", lw=0.8,
+                           label="capacity of the true centroids (mean)")
+        axes[1, 0].legend(fontsize=7)
+        ax = axes[1, 1]
+        f5 = curves[curves["n_centroids"] == p.fig5_centroids].sort_values("T")
+        ax.plot(f5["T"], f5["capacity"], color="#2ca02c", label="capacity (merged centroids)")
+        ax.plot(f5["T"], f5["mutual_information"].clip(lower=-0.1), color="#1f77b4", ls=":",
+                label="I_β at β = 1/T (clipped at −0.1)")
+        ax.set_xscale("log")
+        ax.set_xlabel("stopping temperature T")
+        ax.set_ylabel("bits")
+        tw = ax.twinx()
+        tw.plot(f5["T"], f5["transfer_cost"], color="#000000", ls="--",
+                label="expected transfer cost")
+        tw.set_ylabel("expected transfer cost per object")
+        tw.spines["right"].set_visible(True)
+        tw.grid(False)
+        h1, l1 = ax.get_legend_handles_labels()
+        h2, l2 = tw.get_legend_handles_labels()
+        ax.legend(h1 + h2, l1 + l2, fontsize=7, loc="center left")
+        ax.set_title(f"Fig. 5: {p.fig5_centroids} centroids, α = {p.n / p.fig5_dim:.3g} "
+                     "(numbers: mean K̂)")
+        for j in range(len(f5)):
+            k = round(float(f5["k_hat"].iloc[j]))
+            if j == 0 or k != round(float(f5["k_hat"].iloc[j - 1])):
+                ax.annotate(f"{k}", (f5["T"].iloc[j], 0.93), xycoords=("data", "axes fraction"),
+                            fontsize=7, ha="center", color="#555555")
+        return [plotting.save(fig, outdir / "wasc_phase_transitions.png")]
+
+
+def _curves(rows: pd.DataFrame, by_rep: bool = False) -> pd.DataFrame:
+    """Every recorded quantity, T and K̂ per setting and annealing step, one column each:
+    the mean over repetitions (or per repetition with ``by_rep``)."""
+    index = ["D", "n_centroids", "alpha", *(["rep"] if by_rep else []), "step"]
+    path = rows[rows["criterion"].isin(RECORDED)]
+    wide = path.pivot_table(index=index, columns="criterion", values="score", aggfunc="mean")
+    extra = (path[path["criterion"] == "s"].groupby(index)
+             .agg(T=("T", "mean"), k_hat=("k", "mean")))
+    return wide.join(extra).reset_index()
+
+
+def _edges(t: np.ndarray) -> np.ndarray:
+    """Cell edges (geometric midpoints) of a decreasing temperature grid."""
+    mid = np.sqrt(t[1:] * t[:-1])
+    return np.concatenate([[t[0] ** 2 / mid[0]], mid, [t[-1] ** 2 / mid[-1]]])
+
+
+experiment = WascPhaseTransitions()
