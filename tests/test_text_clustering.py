@@ -1,0 +1,130 @@
+"""The six text clustering algorithms and the vMF pieces (log-Bessel, normaliser, κ)."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.special import iv, ive
+from sklearn.preprocessing import normalize
+
+from mtc_cli.models import text as mt
+
+
+def topics(seed=0, per=60, d=90, k=3, words=12, noise=1):
+    """Sparse counts of k topics with disjoint vocabularies plus a few shared noise words."""
+    rng = np.random.default_rng(seed)
+    rows, labels = [], []
+    block = d // k
+    for h in range(k):
+        for _ in range(per):
+            x = np.zeros(d)
+            np.add.at(x, h * block + rng.integers(0, block, words), 1.0)
+            np.add.at(x, rng.integers(0, d, noise), 1.0)
+            rows.append(x)
+            labels.append(h)
+    return sp.csr_matrix(np.array(rows)), np.array(labels)
+
+
+def agreement(a, b) -> float:
+    """Fraction of pairs on which two partitions agree (Rand index), by brute force."""
+    same_a = a[:, None] == a[None, :]
+    same_b = b[:, None] == b[None, :]
+    return float(np.mean(same_a == same_b))
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    counts, y = topics()
+    seeds = np.array([0, 60, 120])               # one document of each topic
+    return counts, y, seeds
+
+
+@pytest.mark.parametrize("name", list(mt.ALGORITHMS))
+def test_every_algorithm_recovers_separated_topics(corpus, name):
+    counts, y, seeds = corpus
+    fit, rep = mt.ALGORITHMS[name]
+    X = normalize(counts, norm="l1") if rep in ("l1_tf", None) else normalize(counts)
+    res = fit(X, seeds)
+    assert res.labels.shape == y.shape
+    assert agreement(res.labels, y) == 1.0
+
+
+@pytest.mark.parametrize("name", ["SPKMeans", "Soft-moVMF", "KLKMeans"])
+def test_costs_never_increase(name):
+    counts, _ = topics(seed=3, noise=6)
+    fit, rep = mt.ALGORITHMS[name]
+    X = normalize(counts, norm="l1") if rep == "l1_tf" else normalize(counts)
+    costs = fit(X, np.array([0, 1, 2, 100, 150])).costs
+    assert np.all(np.diff(costs) <= 1e-8 * np.abs(costs[:-1]) + 1e-9)
+
+
+def test_spkmeans_fixed_point_by_brute_force():
+    counts, _ = topics(seed=5, noise=8)
+    X = normalize(counts)
+    res = mt.spkmeans(X, np.array([3, 70, 140, 10]))
+    D = X.toarray()
+    k = 4
+    mu = np.array([D[res.labels == h].sum(0) for h in range(k)])
+    mu /= np.linalg.norm(mu, axis=1, keepdims=True)
+    assert np.array_equal(np.argmax(D @ mu.T, axis=1), res.labels)
+    assert res.costs[-1] == pytest.approx(np.sum(1 - np.max(D @ mu.T, axis=1)), rel=1e-6)
+
+
+def test_fskmeans_balances_an_unbalanced_start():
+    counts, _ = topics(seed=2, per=40, noise=10)
+    X = normalize(counts)
+    plain = np.bincount(mt.spkmeans(X, np.arange(6)).labels, minlength=6)
+    fs = np.bincount(mt.fskmeans(X, np.arange(6)).labels, minlength=6)
+    assert fs.std() < plain.std()
+
+
+def test_klkmeans_cost_is_the_total_smoothed_kl_divergence():
+    counts, _ = topics(seed=7, noise=5)
+    P = normalize(counts, norm="l1")
+    lam = 0.2
+    res = mt.klkmeans(P, np.array([0, 61, 122, 5]), smoothing=lam)
+    D = P.toarray()
+    b = D.mean(0)
+    pt = (1 - lam) * D + lam * b
+    k = 4
+    q = np.array([(1 - lam) * D[res.labels == h].mean(0) + lam * b for h in range(k)])
+    kl = np.sum(pt * (np.log(pt) - np.log(q[res.labels])))
+    assert res.costs[-1] == pytest.approx(kl, rel=1e-9)
+
+
+def test_log_bessel_matches_scipy_where_it_is_finite():
+    nu = np.array([0.0, 0.5, 3.0, 40.0, 150.0])
+    x = np.array([0.3, 2.0, 10.0, 55.0, 120.0])
+    np.testing.assert_allclose(mt.log_bessel_iv(nu, x), np.log(iv(nu, x)), rtol=1e-12)
+
+
+@pytest.mark.parametrize("nu,x", [(5000.0, 100.0), (20000.0, 3000.0), (20000.0, 15000.0),
+                                  (40000.0, 2000.0), (3000.0, 2500.0), (1e5, 10.0)])
+def test_log_bessel_large_order_matches_mpmath(nu, x):
+    mpmath = pytest.importorskip("mpmath")     # arbitrary precision: not a dependency
+    want = float(mpmath.log(mpmath.besseli(nu, x, maxterms=10**5)))
+    assert float(mt.log_bessel_iv(nu, x)) == pytest.approx(want, rel=1e-12)
+
+
+def test_debye_branch_is_continuous_with_the_scaled_bessel_branch():
+    nu = np.array([200.0, 600.0, 1000.0])
+    x = np.array([150.0, 900.0, 1500.0])
+    direct = np.log(ive(nu, x)) + x
+    np.testing.assert_allclose(mt._debye_log_iv(nu, x), direct, rtol=1e-13)
+
+
+def test_vmf_normaliser_in_three_dimensions_closed_form():
+    """d = 3: c₃(κ) = κ / (4π sinh κ)."""
+    kappa = np.array([0.5, 3.0, 40.0])
+    np.testing.assert_allclose(mt.vmf_log_normalizer(3, kappa),
+                               np.log(kappa / (4 * np.pi * np.sinh(kappa))), rtol=1e-12)
+
+
+def test_vmf_kappa_formula_and_clipping():
+    assert float(mt.vmf_kappa(0.5, 100)) == pytest.approx((50 - 0.125) / 0.75)
+    assert np.isfinite(mt.vmf_kappa(1.0, 1000))
+
+
+def test_seeds_are_checked():
+    counts, _ = topics()
+    with pytest.raises(ValueError):
+        mt.spkmeans(normalize(counts), np.array([1, 1]))
