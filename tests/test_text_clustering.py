@@ -100,7 +100,7 @@ def test_log_bessel_matches_scipy_where_it_is_finite():
 @pytest.mark.parametrize("nu,x", [(5000.0, 100.0), (20000.0, 3000.0), (20000.0, 15000.0),
                                   (40000.0, 2000.0), (3000.0, 2500.0), (1e5, 10.0)])
 def test_log_bessel_large_order_matches_mpmath(nu, x):
-    mpmath = pytest.importorskip("mpmath")     # arbitrary precision: not a dependency
+    mpmath = pytest.importorskip("mpmath")     # arbitrary precision (dev extra)
     want = float(mpmath.log(mpmath.besseli(nu, x, maxterms=10**5)))
     assert float(mt.log_bessel_iv(nu, x)) == pytest.approx(want, rel=1e-12)
 
