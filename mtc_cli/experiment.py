@@ -13,6 +13,9 @@ exposes one instance as ``experiment``. The runner knows nothing else about it.
 - ``summarize(rows, params)``: one row per condition × criterion with ``selected_k``,
   ``selected_k_q25``, ``selected_k_q75`` (and ``true_k`` / ``oracle_k`` where known).
 - ``tables(rows, summary, params)``: optional further tables, by name, for targets.
+- ``timing_columns`` and ``timing(rows)``: row columns holding wall-clock measurements.
+  They stay in the task cache but out of ``rows.csv`` and every table (the CSVs must be
+  byte-identical across runs); ``timing`` summarises them into ``run.json``.
 - ``plot(rows, summary, params, outdir)``: draw the figures from the tables alone.
 """
 
@@ -34,6 +37,8 @@ class Experiment:
     condition: tuple[str, ...] = ()
     #: criterion → ``"min"`` or ``"max"``: how one repetition selects k from its scores
     select: dict[str, str] = {}
+    #: columns of ``run_task``'s rows that are wall-clock measurements (see :meth:`timing`)
+    timing_columns: tuple[str, ...] = ()
 
     def tasks(self, params) -> list[dict]:
         raise NotImplementedError
@@ -46,6 +51,10 @@ class Experiment:
 
     def tables(self, rows: pd.DataFrame, summary: pd.DataFrame, params) -> dict:
         return {}
+
+    def timing(self, rows: pd.DataFrame) -> pd.DataFrame | None:
+        """A summary of the ``timing_columns`` of the cached rows, recorded in run.json."""
+        return None
 
     def plot(self, rows: pd.DataFrame, summary: pd.DataFrame, params, outdir: Path) -> list:
         return []

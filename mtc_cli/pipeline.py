@@ -79,7 +79,9 @@ def finish(cfg: Config, exp, run_dir: Path, stats: dict) -> Outcome:
         raise MtcError(f"{run_dir}: {stats['missing']} of {stats['n_tasks']} tasks are not "
                        "cached yet (unfinished shards?)")
     rows, stats["task_time_s"] = load_rows(run_dir, stats["keys"], exp.condition)
-    write_csv(rows, run_dir / "rows.csv")
+    timing = exp.timing(rows)
+    write_csv(rows.drop(columns=list(exp.timing_columns), errors="ignore"),
+              run_dir / "rows.csv")
     rows = pd.read_csv(run_dir / "rows.csv")
     summary = exp.summarize(rows, cfg.params)
     write_csv(summary, run_dir / "summary.csv")
@@ -92,6 +94,8 @@ def finish(cfg: Config, exp, run_dir: Path, stats: dict) -> Outcome:
     write_csv(targets, run_dir / "targets.csv")
     figures = exp.plot(rows, summary, cfg.params, run_dir)
     meta = provenance(cfg, stats)
+    if timing is not None:
+        meta["timing"] = timing.to_dict(orient="records")
     previous = run_dir / "run.json"
     if stats["n_computed"] == 0 and previous.is_file():
         # nothing recomputed: keep the timing of the invocation that computed the tasks

@@ -1,6 +1,7 @@
 """PAC-MDL bound (Banerjee & Langford 2004): Bucket and bmax against exact fractions, the
 description languages by hand, the transductive labelling, and the config end to end."""
 
+import json
 import subprocess
 import sys
 from fractions import Fraction
@@ -138,9 +139,12 @@ def test_quick_profile_end_to_end(tmp_path, root):
     assert res.returncode == 0, res.stderr[-2000:]
     for name in ("rows.csv", "summary.csv", "targets.csv", "run.json", "paper_comparison.csv",
                  "fig1_runs.png", "fig2_best_per_k.png", "fig3_best_per_algorithm.png",
-                 "fig45_best_overall.png", "fig6_languages.png", "timing.csv"):
+                 "fig45_best_overall.png", "fig6_languages.png"):
         assert (tmp_path / name).is_file(), name
+    timing = json.loads((tmp_path / "run.json").read_text())["timing"]
+    assert timing[-1]["algorithm"] == "all" and timing[-1]["seconds"] > 0
     rows = pd.read_csv(tmp_path / "rows.csv")
+    assert "fit_seconds" not in rows.columns      # timings live in run.json, not the CSVs
     assert set(rows["criterion"]) == set(pac_mdl.LANGUAGES)
     assert rows["score"].between(0, 1).all()
     # each bound holds with probability ≥ 1 − δ = 0.9: the actual test error rarely exceeds it

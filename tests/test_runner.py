@@ -73,3 +73,27 @@ def test_run_json_records_provenance(root, tmp_path):
     assert meta["config"]["sigma_over_d"] == [0.2, 1.0]
     assert {"numpy", "scikit-learn", "mtc"} <= set(meta["versions"])
     assert meta["n_tasks"] == 4 and meta["wall_time_s"] > 0
+
+
+def test_timing_columns_stay_out_of_the_csvs(root, tmp_path, monkeypatch):
+    cfg = quick_config(root)
+    exp = get_experiment(cfg.experiment)
+    original = exp.run_task
+    clock = iter(range(1, 1000))
+
+    def timed(task, rng):  # a "measured" time that differs on every call, as a clock would
+        return [{**row, "fit_seconds": float(next(clock))} for row in original(task, rng)]
+
+    monkeypatch.setattr(exp, "run_task", timed)
+    monkeypatch.setattr(exp, "timing_columns", ("fit_seconds",))
+    monkeypatch.setattr(exp, "timing", lambda rows: rows.groupby("sigma_over_d")[
+        "fit_seconds"].sum().reset_index())
+    first = pipeline.run(cfg, out=tmp_path / "a")
+    second = pipeline.run(cfg, out=tmp_path / "b")
+    for name in ("rows.csv", "summary.csv", "targets.csv"):
+        assert (first.run_dir / name).read_bytes() == (second.run_dir / name).read_bytes()
+    assert "fit_seconds" not in (first.run_dir / "rows.csv").read_text().splitlines()[0]
+    t1 = json.loads((first.run_dir / "run.json").read_text())["timing"]
+    t2 = json.loads((second.run_dir / "run.json").read_text())["timing"]
+    assert [r["sigma_over_d"] for r in t1] == [0.2, 1.0]
+    assert sum(r["fit_seconds"] for r in t1) != sum(r["fit_seconds"] for r in t2)
