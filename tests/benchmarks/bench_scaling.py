@@ -4,7 +4,8 @@ plus the recorded wall and task times of every committed full-profile run.
 
     python tests/benchmarks/bench_scaling.py [CONFIG ...]  (default: the heaviest committed run)
 
-Writes results/benchmarks/scaling.csv and results/benchmarks/full_profiles.csv.
+Writes results/benchmarks/scaling.csv (one row per config; a re-measured config replaces its
+row) and results/benchmarks/full_profiles.csv.
 """
 
 from __future__ import annotations
@@ -52,7 +53,12 @@ def main() -> None:
     else:
         heaviest = runs.sort_values("task_time_s").iloc[-1]
         configs = [PROJECT_ROOT / "configs" / f"{heaviest['run']}.yaml"]
-    write_csv(pd.DataFrame([scaling(c) for c in configs]), OUT / "scaling.csv")
+    measured = pd.DataFrame([scaling(c) for c in configs])
+    path = OUT / "scaling.csv"
+    if path.exists():  # keep earlier configs' rows; a re-measured config replaces its own
+        earlier = pd.read_csv(path)
+        measured = pd.concat([earlier[~earlier["config"].isin(measured["config"])], measured])
+    write_csv(measured, path)
 
 
 def scaling(config: Path) -> dict:
