@@ -4,10 +4,16 @@ batch-job workers started through dask-jobqueue (SLURM, PBS). Optional extra ``m
 from __future__ import annotations
 
 import contextlib
+import os
 from dataclasses import dataclass
 
 from mtc_cli.config import build, param, read_yaml
 from mtc_cli.errors import MtcError
+
+#: dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_=65536, which made heavy sparse
+#: tasks 20-30 % slower (tests/benchmarks/bench_dask_environment.py); None unsets it
+TRIM = "MALLOC_TRIM_THRESHOLD_"
+LOCAL_WORKER_CONFIG = {f"distributed.nanny.pre-spawn-environ.{TRIM}": None}
 
 
 @dataclass(frozen=True)
@@ -50,10 +56,21 @@ def dask_client(*, scheduler: str | None = None, spec: ClusterSpec | None = None
             yield client
         return
     if spec is None or spec.type == "local":
+        import dask
+
         n = spec.jobs if spec is not None else jobs
-        with LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                          dashboard_address=None) as cluster, Client(cluster) as client:
-            yield client
+        # dask's nanny also leaves the variable in this process's environment, which
+        # workers of a later cluster would inherit: unset it here too while ours run
+        saved = os.environ.pop(TRIM, None)
+        try:
+            with dask.config.set(LOCAL_WORKER_CONFIG), \
+                    LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                 dashboard_address=None) as cluster, Client(cluster) as client:
+                yield client
+        finally:
+            os.environ.pop(TRIM, None)
+            if saved is not None:
+                os.environ[TRIM] = saved
         return
     with jobqueue_cluster(spec) as cluster:
         cluster.scale(jobs=spec.jobs)
