@@ -256,14 +256,10 @@ class PacMdlText(Experiment):
         """Clustering time per algorithm (one row per clustering: the Simple rows of
         split 0)."""
         runs = rows[(rows["criterion"] == "Simple") & (rows["rep"] == 0)]
-        g = runs.groupby("algorithm", sort=False)["fit_seconds"]
-        out = pd.DataFrame({"clusterings": g.size(), "seconds": g.sum(),
-                            "mean_seconds": g.mean(), "max_seconds": g.max()}).reset_index()
-        total = pd.DataFrame([{"algorithm": "all", "clusterings": len(runs),
-                               "seconds": runs["fit_seconds"].sum(),
-                               "mean_seconds": runs["fit_seconds"].mean(),
-                               "max_seconds": runs["fit_seconds"].max()}])
-        return pd.concat([out, total], ignore_index=True)
+        runs = pd.concat([runs, runs.assign(algorithm="all")])
+        return (runs.groupby("algorithm", sort=False)["fit_seconds"]
+                .agg(clusterings="size", seconds="sum", mean_seconds="mean",
+                     max_seconds="max").reset_index())
 
     def plot(self, rows, summary, p: Params, outdir) -> list:
         outdir = Path(outdir)

@@ -11,7 +11,7 @@ from mtc_cli.config import build, param, read_yaml
 from mtc_cli.errors import MtcError
 
 #: dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_=65536, which made heavy sparse
-#: tasks 20-30 % slower (tests/benchmarks/bench_dask_environment.py); None unsets it
+#: tasks about 20-24 % slower (tests/benchmarks/bench_dask_environment.py); None unsets it
 TRIM = "MALLOC_TRIM_THRESHOLD_"
 LOCAL_WORKER_CONFIG = {f"distributed.nanny.pre-spawn-environ.{TRIM}": None}
 

@@ -99,7 +99,7 @@ def test_jobqueue_script_carries_the_spec(root):
 
 
 def test_local_cluster_workers_do_not_trim_malloc():
-    # dask's default MALLOC_TRIM_THRESHOLD_=65536 made heavy sparse tasks 20-30 % slower
+    # dask's default MALLOC_TRIM_THRESHOLD_=65536 made heavy sparse tasks ~20-24 % slower
     import os
 
     from mtc_cli.cluster import dask_client

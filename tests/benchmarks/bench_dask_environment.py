@@ -18,6 +18,7 @@ import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 from threadpoolctl import threadpool_limits
 
+from mtc_cli.cluster import TRIM
 from mtc_cli.config import PROJECT_ROOT, load_config
 from mtc_cli.registry import get_experiment
 from mtc_cli.results import write_csv
@@ -40,7 +41,7 @@ def one_task() -> tuple[float, str | None]:
         exp.run_task(task, task_rng(cfg.seed, key))
         start = time.perf_counter()
         exp.run_task(task, task_rng(cfg.seed, key))
-    return time.perf_counter() - start, os.environ.get("MALLOC_TRIM_THRESHOLD_")
+    return time.perf_counter() - start, os.environ.get(TRIM)
 
 
 def measure(mode: str) -> dict:
@@ -65,7 +66,7 @@ def main() -> None:
         rows.append(measure("loky -j 2"))
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster, Client(cluster):
-        assert dask.config.get("distributed.nanny.pre-spawn-environ")["MALLOC_TRIM_THRESHOLD_"]
+        assert dask.config.get("distributed.nanny.pre-spawn-environ")[TRIM]
         with parallel_config(backend="dask"):
             rows.append(measure("dask LocalCluster, dask's default environment"))
     with dask_client(jobs=2), parallel_config(backend="dask"):
