@@ -23,7 +23,7 @@ import pandas as pd
 
 from mtc_cli.config import PROJECT_ROOT, param, to_plain
 from mtc_cli.criteria import model_order
-from mtc_cli.datasets import golub, tables
+from mtc_cli.datasets import golub, user_data
 from mtc_cli.errors import MtcError
 from mtc_cli.experiment import Experiment
 
@@ -36,7 +36,8 @@ PAPER_AGREEMENT = {"agreement_k3_subtype": ("subtype", 3, 66),
 
 @dataclass(frozen=True)
 class Table:
-    path: Path | None = param(None, help="a CSV (header row) or NPY table, objects × features")
+    path: Path | None = param(None, help="a table of objects × features (CSV/TSV, NPY/NPZ; "
+                                         "see mtc select)")
     label_column: str | None = param(None, help="column of known labels (CSV: its name; NPY: "
                                                 "its index), used only for the agreement")
 
@@ -91,7 +92,11 @@ def _data(key: tuple) -> tuple[np.ndarray, dict]:
         X, _ = golub.dudoit_filter(g.X)
         references = {"subtype": g.subtype, "all_aml": g.all_aml}
     else:
-        X, labels, _ = tables.load_table(_resolve(s["file"]), s["label_column"])
+        data = user_data.load(_resolve(s["file"]), label_column=s["label_column"])
+        if data.kind == "sparse":
+            raise MtcError(f"{data.source}: a sparse matrix; this experiment needs a dense "
+                           "table")
+        X, labels = data.X, data.labels
         references = {} if labels is None else {"labels": labels}
     if s["standardise"]:
         X = golub.standardise_samples(X)
@@ -133,9 +138,17 @@ class StabilityLeukemia(Experiment):
         rows += model_order.agreement_rows(X, task["clusterer"], c, references, rng)
         return [{**base, **r} for r in rows]
 
+    def paper_targets(self, p: Params) -> bool:
+        """Lange et al.'s Golub claims apply to the Golub data only, not to a user's table."""
+        return p.dataset is None
+
     def summarize(self, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
         out = model_order.summarize(rows, list(self.condition))
-        out["true_k"] = 3 if p.dataset is None else np.nan
+        if p.dataset is None:
+            out["true_k"] = 3
+        else:
+            labels = _data(_key(source(p)))[1].get("labels")
+            out["true_k"] = np.nan if labels is None else len(np.unique(labels))
         return out
 
     def tables(self, rows, summary, p: Params) -> dict:

@@ -12,7 +12,9 @@ import click
 from joblib.externals.loky.process_executor import TerminatedWorkerError
 
 from mtc_cli import __version__
+from mtc_cli.datasets.user_data import FORMATS as DATA_FORMATS
 from mtc_cli.errors import MtcError
+from mtc_cli.selection.criteria import MODELS as SELECT_MODELS
 
 
 def _fail(message: str, code: int = 2):
@@ -76,8 +78,139 @@ def run(config, quick, jobs, overrides, out, force, backend, scheduler, cluster_
     Finished tasks are cached in the run directory: an interrupted run resumes where it
     stopped when run again.
     """
-    from mtc_cli import pipeline
     from mtc_cli.config import load_config
+
+    cfg = load_config(config, quick=quick, overrides=overrides)
+    outcome = _run(cfg, out, jobs, force, backend, scheduler, cluster_file, shard)
+    if outcome is not None:
+        _print_outcome(outcome)
+
+
+def _parse_shard(text: str) -> tuple[int, int]:
+    i, sep, n = text.partition("/")
+    if not (sep and i.isdigit() and n.isdigit() and int(i) < int(n)):
+        raise MtcError(f"--shard {text}: expected I/N with 0 ≤ I < N, e.g. 0/4")
+    return int(i), int(n)
+
+
+@main.command()
+@click.argument("data", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--model", type=click.Choice(list(SELECT_MODELS)),
+              help="What k counts [default: gmm for tables, spkmeans for .mtx, svd for "
+              "images, boolean for 0/1 matrices and user–permission lists].")
+@click.option("--k", "k_range", metavar="LO..HI",
+              help="Range of k [default: 1..10; svd: every rank up to 100].")
+@click.option("--criteria", metavar="LIST",
+              help="Comma-separated criteria, or 'all' [default: all that apply].")
+@click.option("--label-column", metavar="COL",
+              help="Known labels: the true k is reported beside every choice, never used.")
+@click.option("--train-labels", metavar="COL",
+              help="Training labels for the PAC-MDL bound (empty cells: unlabelled).")
+@click.option("--columns", metavar="LIST", help="Comma-separated feature columns to keep.")
+@click.option("--drop", metavar="LIST", help="Comma-separated feature columns to leave out.")
+@click.option("--format", "fmt", type=click.Choice(list(DATA_FORMATS)),
+              help="File format [default: from the suffix].")
+@click.option("--header/--no-header", default=None,
+              help="CSV/TSV header row [default: detected].")
+@click.option("--dropna", is_flag=True, help="Drop rows with missing or non-finite values.")
+@click.option("--standardize", is_flag=True,
+              help="Z-score every feature column first [default: off].")
+@click.option("--splits", type=click.IntRange(min=1),
+              help="Random splits into halves [default: 10].")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0))
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
+              help="Any other key of the select experiment (see configs/select_example.yaml).")
+@click.option("-j", "--jobs", default=1, show_default=True, type=click.IntRange(min=-1),
+              help="Worker processes (-1: all cores).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="Run directory [default: results/select/<data stem>-<model>].")
+@click.option("--force", is_flag=True, help="Recompute every task, ignoring the task cache.")
+@click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky",
+              show_default=True, help="As for mtc run.")
+@click.option("--scheduler", metavar="ADDRESS", help="As for mtc run.")
+@click.option("--cluster", "cluster_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="As for mtc run.")
+@click.option("--shard", metavar="I/N", help="As for mtc run; then mtc merge DIR.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the summary as JSON on stdout (progress stays on stderr).")
+@click.option("--save-config", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write this selection as a config for `mtc run`.")
+@_one_line_errors
+def select(data, model, k_range, criteria, label_column, train_labels, columns, drop, fmt,
+           header, dropna, standardize, splits, seed, overrides, jobs, out, force, backend,
+           scheduler, cluster_file, shard, as_json, save_config):
+    """Which k? Every criterion that applies to the model, on DATA, with a majority vote.
+
+    \b
+    DATA: CSV/TSV (header detected), .npy/.npz, Matrix Market .mtx (documents × terms),
+    an image (rank of its 8×8 patch matrix), or a user–permission list / 0/1 matrix.
+    \b
+    Examples:
+      mtc select blobs.csv --label-column label -j 2
+      mtc select photo.png
+      mtc select docs.mtx --model spkmeans --k 2..20
+      mtc select users.txt --criteria mtc,bicross
+    """
+    import json
+
+    raw = {"experiment": "select", "seed": seed, "data": str(data)}
+    for key, value in (("model", model), ("k", k_range), ("label_column", label_column),
+                       ("train_labels", train_labels), ("format", fmt), ("header", header),
+                       ("splits", splits)):
+        if value is not None:
+            raw[key] = value
+    for key, value in (("criteria", criteria), ("columns", columns), ("drop", drop)):
+        if value is not None and value.strip() != "all":
+            raw[key] = [v.strip() for v in value.split(",") if v.strip()]
+    if dropna:
+        raw["dropna"] = True
+    if standardize:
+        raw["standardize"] = True
+    cfg, run_dir = _select_config(raw, data, overrides, out)
+    if save_config is not None:
+        import yaml
+
+        from mtc_cli.results import atomic_write_text
+
+        atomic_write_text(save_config, yaml.safe_dump(raw, sort_keys=False, allow_unicode=True))
+    outcome = _run(cfg, run_dir, jobs, force, backend, scheduler, cluster_file, shard)
+    if outcome is None:
+        return
+    if as_json:
+        click.echo(json.dumps(outcome.experiment.summary_json(outcome), indent=2))
+    else:
+        _print_outcome(outcome)
+
+
+SELECT_OPTIONS = {"k": "--k", "label_column": "--label-column", "train_labels":
+                  "--train-labels", "columns": "--columns", "drop": "--drop", "model": "--model",
+                  "criteria": "--criteria", "format": "--format", "splits": "--splits",
+                  "data": "DATA"}
+
+
+def _select_config(raw: dict, data: Path, overrides, out):
+    """The select config of the command line (errors name the options), and its run
+    directory."""
+    from mtc_cli.config import config_from_mapping
+    from mtc_cli.registry import get_experiment
+
+    try:
+        cfg = config_from_mapping(raw, data, overrides=overrides)
+        exp = get_experiment("select")
+        exp.check(cfg.params)
+        name = exp.run_name(cfg.params)
+    except MtcError as exc:
+        message = str(exc)
+        for key, option in SELECT_OPTIONS.items():
+            message = message.replace(f"key '{key}'", option)
+        raise MtcError(message) from None
+    return cfg, out if out is not None else Path("results") / "select" / name
+
+
+def _run(cfg, run_dir, jobs, force, backend, scheduler, cluster_file, shard):
+    """Run ``cfg`` into ``run_dir`` as ``mtc run`` does; None for a shard (it only fills the
+    task cache)."""
+    from mtc_cli import pipeline
 
     if jobs == 0:
         raise MtcError("--jobs: expected a positive number of workers or -1, got 0")
@@ -88,14 +221,13 @@ def run(config, quick, jobs, overrides, out, force, backend, scheduler, cluster_
     if (scheduler or cluster_file) and backend != "dask":
         raise MtcError("--scheduler and --cluster need --backend dask")
     shard_spec = _parse_shard(shard) if shard else None
-    cfg = load_config(config, quick=quick, overrides=overrides)
     spec = None
     if cluster_file is not None:
         from mtc_cli.cluster import load_cluster_spec
 
         spec = load_cluster_spec(cluster_file)
     try:
-        outcome = pipeline.run(cfg, out=out, jobs=jobs, force=force, backend=backend,
+        outcome = pipeline.run(cfg, out=run_dir, jobs=jobs, force=force, backend=backend,
                                scheduler=scheduler, cluster=spec, shard=shard_spec)
     except KeyboardInterrupt:
         _fail("interrupted; finished tasks are cached, run the same command again to resume", 130)
@@ -108,15 +240,8 @@ def run(config, quick, jobs, overrides, out, force, backend, scheduler, cluster_
                    f"cache; {s['missing']} of {s['n_tasks']} tasks still missing in "
                    f"{outcome.run_dir}/. When every shard has finished: "
                    f"mtc merge {outcome.run_dir}")
-        return
-    _print_outcome(outcome)
-
-
-def _parse_shard(text: str) -> tuple[int, int]:
-    i, sep, n = text.partition("/")
-    if not (sep and i.isdigit() and n.isdigit() and int(i) < int(n)):
-        raise MtcError(f"--shard {text}: expected I/N with 0 ≤ I < N, e.g. 0/4")
-    return int(i), int(n)
+        return None
+    return outcome
 
 
 @main.command()
@@ -132,9 +257,19 @@ def merge(run_dir):
 def _print_outcome(outcome) -> None:
     from mtc_cli.results import format_table, summary_wide
 
+    text = None
+    if outcome.experiment is not None:
+        text = outcome.experiment.report(outcome.summary, outcome.config.params,
+                                         outcome.run_dir)
+    if text is not None:
+        click.echo(text)
+        s = outcome.stats
+        click.echo(f"\n{s['n_computed']} tasks computed, {s['n_cached']} from cache. "
+                   f"Results: {outcome.run_dir}/")
+        return
     click.echo("\nSummary: selected k per condition and criterion (median [quartiles]):")
     click.echo(format_table(summary_wide(outcome.summary)))
-    if not outcome.targets.empty:
+    if outcome.targets is not None and not outcome.targets.empty:
         t = outcome.targets[["claim", "holds", "observed"]].copy()
         t["holds"] = t["holds"].map({True: "yes", False: "NO"})
         t["observed"] = [o if len(o) <= 90 else o[:89] + "…" for o in t["observed"]]

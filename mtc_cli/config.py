@@ -121,7 +121,15 @@ def load_config(path, *, quick: bool = False, overrides=(), resolve_experiment=N
     raises :class:`MtcError`; by default the registry in :mod:`mtc_cli.registry`.
     """
     path = Path(path)
-    raw = read_yaml(path)
+    return config_from_mapping(read_yaml(path), path, quick=quick, overrides=overrides,
+                               resolve_experiment=resolve_experiment)
+
+
+def config_from_mapping(raw: dict, path: Path, *, quick: bool = False, overrides=(),
+                        resolve_experiment=None) -> Config:
+    """A :class:`Config` from the mapping ``raw`` of a config file (``path`` names its
+    source in errors and outputs): the validation of :func:`load_config`."""
+    path = Path(path)
     if resolve_experiment is None:
         from mtc_cli.registry import get_experiment as resolve_experiment
     if "experiment" not in raw:

@@ -17,6 +17,9 @@ exposes one instance as ``experiment``. The runner knows nothing else about it.
   They stay in the task cache but out of ``rows.csv`` and every table (the CSVs must be
   byte-identical across runs); ``timing`` summarises them into ``run.json``.
 - ``plot(rows, summary, params, outdir)``: draw the figures from the tables alone.
+- ``paper_targets(params)``: whether the config's paper targets apply to this run (not on
+  a user's own data); ``report(summary, params, run_dir)``: the text ``mtc`` prints after
+  a run (default: the selection summary and the targets).
 """
 
 from __future__ import annotations
@@ -58,3 +61,9 @@ class Experiment:
 
     def plot(self, rows: pd.DataFrame, summary: pd.DataFrame, params, outdir: Path) -> list:
         return []
+
+    def paper_targets(self, params) -> bool:
+        return True
+
+    def report(self, summary: pd.DataFrame, params, run_dir: Path) -> str | None:
+        return None

@@ -39,6 +39,24 @@ def nearest_neighbour(X1: np.ndarray, X2: np.ndarray, *, metric: str = "euclidea
     raise ValueError(f"unknown metric {metric!r}: expected 'euclidean' or 'hamming'")
 
 
+def nearest_neighbour_cosine(X1, X2, *, block: int = 4_000_000) -> np.ndarray:
+    """ψ_NN of eq. 1 under the cosine dissimilarity 1 − x²ᵀx¹ for rows of unit norm: for
+    each row i' of X² the index of its most similar row of X¹ (ties: lowest index).
+
+    X¹ and X² may be dense or scipy sparse (documents × terms); the similarities are formed
+    for blocks of X² rows of at most ``block`` numbers, so memory stays O(block).
+    """
+    if X1.ndim != 2 or X2.ndim != 2 or X1.shape[1] != X2.shape[1]:
+        raise ValueError(f"X1 {X1.shape} and X2 {X2.shape} must be 2-D with equal columns")
+    rows = max(1, block // max(1, X1.shape[0]))
+    out = np.empty(X2.shape[0], dtype=np.intp)
+    for s in range(0, X2.shape[0], rows):
+        sim = X2[s:s + rows] @ X1.T
+        sim = sim.toarray() if hasattr(sim, "toarray") else np.asarray(sim)
+        out[s:s + rows] = np.argmax(sim, axis=1)
+    return out
+
+
 def structure(centroids: np.ndarray, X2: np.ndarray) -> np.ndarray:
     """ψ^s of eq. 4 (used in eq. 11): for each row i' of X² the index of its nearest centroid.
 

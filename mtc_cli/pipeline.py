@@ -30,6 +30,8 @@ class Outcome:
     summary: pd.DataFrame | None = None
     targets: pd.DataFrame | None = None
     figures: list | None = None
+    config: Config | None = None
+    experiment: object = None
 
 
 def default_run_dir(cfg: Config) -> Path:
@@ -90,8 +92,11 @@ def finish(cfg: Config, exp, run_dir: Path, stats: dict) -> Outcome:
     for name, df in exp.tables(rows, summary, cfg.params).items():
         write_csv(df, run_dir / f"{name}.csv")
         tables[name] = pd.read_csv(run_dir / f"{name}.csv")
-    targets = check_targets(cfg.targets, tables)
-    write_csv(targets, run_dir / "targets.csv")
+    if paper_targets(exp, cfg.params):
+        targets = check_targets(cfg.targets, tables)
+        write_csv(targets, run_dir / "targets.csv")
+    else:  # a user's own data: the paper's claims are not about it
+        targets = pd.DataFrame()
     figures = exp.plot(rows, summary, cfg.params, run_dir)
     meta = provenance(cfg, stats)
     if timing is not None:
@@ -102,7 +107,14 @@ def finish(cfg: Config, exp, run_dir: Path, stats: dict) -> Outcome:
         old = json.loads(previous.read_text())
         meta.update({k: old[k] for k in ("wall_time_s", "jobs", "backend") if k in old})
     write_json(meta, previous)
-    return Outcome(run_dir, stats, summary, targets, figures)
+    return Outcome(run_dir, stats, summary, targets, figures, cfg, exp)
+
+
+def paper_targets(exp, params) -> bool:
+    """Whether the config's paper targets apply: not on a user's own data (an experiment
+    says so with ``paper_targets(params)``)."""
+    check = getattr(exp, "paper_targets", None)
+    return True if check is None else bool(check(params))
 
 
 def _config_of(run_dir: Path, name: str) -> Config:

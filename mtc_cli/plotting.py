@@ -37,6 +37,12 @@ def color(name: str, default: str = "#7f7f7f") -> str:
     return COLORS.get(name, default)
 
 
+def cmap_cycle(n: int) -> list:
+    """``n`` distinct colours (tab10, then tab20 for more than ten)."""
+    cmap = plt.get_cmap("tab10" if n <= 10 else "tab20")
+    return [cmap(i % cmap.N) for i in range(n)]
+
+
 def save(fig, path: Path) -> Path:
     """Save ``fig`` as PNG atomically and close it."""
     path = Path(path)

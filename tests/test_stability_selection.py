@@ -15,8 +15,7 @@ from sklearn.cluster import KMeans
 
 from mtc_cli.criteria import clest, gap_statistic, model_order, prediction_strength, stability
 from mtc_cli.criteria.stability_resampling import instability_curve
-from mtc_cli.datasets import golub, tables, toy
-from mtc_cli.errors import MtcError
+from mtc_cli.datasets import golub, toy
 from mtc_cli.models import clusterers as C
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -175,21 +174,6 @@ def test_golub_preprocessing():
     assert len(top) == 100 and v[top].min() >= np.delete(v, top).max()
 
 
-def test_load_table_csv_and_npy(tmp_path):
-    df = pd.DataFrame({"a": [1.0, 2.0, 3.0], "cls": ["x", "y", "x"], "b": [4.0, 5.0, 6.0]})
-    df.to_csv(tmp_path / "t.csv", index=False)
-    X, labels, names = tables.load_table(tmp_path / "t.csv", "cls")
-    assert X.tolist() == [[1, 4], [2, 5], [3, 6]] and labels.tolist() == ["x", "y", "x"]
-    assert names == ["a", "b"]
-    np.save(tmp_path / "t.npy", np.array([[1.0, 0, 4], [2, 1, 5]]))
-    X, labels, _ = tables.load_table(tmp_path / "t.npy", "1")
-    assert X.tolist() == [[1, 4], [2, 5]] and labels.tolist() == ["0.0", "1.0"]
-    with pytest.raises(MtcError, match="non-numeric column 'cls'"):
-        tables.load_table(tmp_path / "t.csv")
-    with pytest.raises(MtcError, match="no column 'nope'"):
-        tables.load_table(tmp_path / "t.csv", "nope")
-
-
 def test_toy_generators():
     rng = np.random.default_rng(11)
     X, lab = toy.rings(rng, [10, 20], [1.0, 3.0], 0.0)
@@ -230,3 +214,6 @@ def test_user_table_replaces_golub(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     t1 = pd.read_csv(next((tmp_path / "out").rglob("table1.csv")))
     assert t1["dataset"].tolist() == ["mine"] and t1["stability"].tolist() == [3]
+    # Lange et al.'s Golub claims are not evaluated on a user's table; its labels give k
+    assert not (tmp_path / "out" / "targets.csv").exists() and "Paper targets" not in proc.stdout
+    assert (pd.read_csv(tmp_path / "out" / "summary.csv")["true_k"] == 3).all()

@@ -12,10 +12,30 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.optimize import minimize_scalar
-from scipy.special import logsumexp, softmax
+from scipy.special import softmax
 
 #: memory bound of one vectorized block: β values × objects × assignments
 _BLOCK = 2_000_000
+
+
+def logsumexp(a: np.ndarray, axis: int) -> np.ndarray:
+    """ln Σ exp(a) along ``axis`` by scipy.special.logsumexp's algorithm, bit for bit: the
+    maximum m is taken out of the sum, ln(c·e^m (1 + s)) = m + ln c + log1p(s) with c the
+    number of maxima and s the sum of the other terms over c. scipy's array-API wrapper
+    costs more than the arithmetic on the small arrays of :func:`capacity`'s search."""
+    a = np.asarray(a, dtype=np.float64)
+    top_value = np.max(a, axis=axis, keepdims=True)
+    top = a == top_value
+    count = np.sum(top, axis=axis, keepdims=True, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        rest = np.sum(np.exp(np.where(top, -np.inf, a) - top_value), axis=axis,
+                      keepdims=True)
+        rest = np.where(rest == 0, rest, rest / count)
+        out = np.log1p(rest) + np.log(count) + top_value
+        bad = ~np.isfinite(out)
+        if bad.any():  # infinite or NaN entries: scipy's direct log Σ exp
+            out = np.where(bad, np.log(np.sum(np.exp(a), axis=axis, keepdims=True)), out)
+    return np.squeeze(out, axis=axis)
 
 
 def _validated(costs1, costs2) -> tuple[np.ndarray, np.ndarray]:
@@ -89,16 +109,17 @@ def beta_grid(costs1, costs2, n_grid: int = 121) -> np.ndarray:
     return np.concatenate([[0.0], np.logspace(-2, 4, n_grid - 1) / float(np.median(excess))])
 
 
-def capacity(costs1, costs2, betas=None) -> tuple[float, float]:
+def capacity(costs1, costs2, betas=None, *, n_grid: int = 121) -> tuple[float, float]:
     """Approximation capacity, eq. 9 of Buhmann et al. 2011: max_β I_β (eq. 13), in bits.
 
-    Returns (max I_β, its β). ``betas`` is the grid searched (default :func:`beta_grid`);
-    with the default grid the maximum is then refined by a bounded scalar search in log β
-    between the neighbours of the best grid point. If no β > 0 beats I_0 = 0 (e.g. all
-    costs of an object equal), the capacity is 0 at β = 0.
+    Returns (max I_β, its β). ``betas`` is the grid searched (default :func:`beta_grid`
+    of ``n_grid`` points); with the default grid the maximum is then refined by a bounded
+    scalar search in log β between the neighbours of the best grid point. If no β > 0
+    beats I_0 = 0 (e.g. all costs of an object equal), the capacity is 0 at β = 0.
     """
     auto = betas is None
-    grid = beta_grid(costs1, costs2) if auto else np.sort(np.asarray(betas, dtype=np.float64))
+    grid = (beta_grid(costs1, costs2, n_grid) if auto
+            else np.sort(np.asarray(betas, dtype=np.float64)))
     values = mutual_information(costs1, costs2, grid)
     j = int(np.argmax(values))
     best, best_beta = float(values[j]), float(grid[j])

@@ -46,12 +46,10 @@ def _full_covariances(cov, covariance_type: str, k: int, d: int) -> np.ndarray:
     return np.asarray(cov)[:, None, None] * np.eye(d)[None]
 
 
-def negative_log_likelihood(solution: GmmSolution, X: np.ndarray) -> np.ndarray:
-    """Per-object terms of eq. 6 of Frank et al. 2011, −ln Σ_t π_t N(x_i | μ_t, Σ_t).
-
-    Returns the vector over objects; the cost R(μ, Σ, X, k) is its sum. Evaluated with
-    Cholesky factors and log-sum-exp over components.
-    """
+def component_costs(solution: GmmSolution, X: np.ndarray) -> np.ndarray:
+    """ε_it = −ln π_t − ln N(x_i | μ_t, Σ_t): the cost of explaining object i by component t,
+    an (n, k) matrix (Cholesky factors; no n × d × d array). The Bayes rule assigns each
+    object to its cheapest component, and −ln Σ_t e^{−ε_it} is its term of eq. 6."""
     X = np.asarray(X, dtype=np.float64)
     n, d = X.shape
     log_joint = np.empty((n, solution.k))
@@ -61,7 +59,16 @@ def negative_log_likelihood(solution: GmmSolution, X: np.ndarray) -> np.ndarray:
         log_det = 2.0 * np.log(np.diag(chol)).sum()
         log_joint[:, t] = (np.log(solution.weights[t])
                            - 0.5 * (d * np.log(2 * np.pi) + log_det + (z * z).sum(axis=0)))
-    return -logsumexp(log_joint, axis=1)
+    return -log_joint
+
+
+def negative_log_likelihood(solution: GmmSolution, X: np.ndarray) -> np.ndarray:
+    """Per-object terms of eq. 6 of Frank et al. 2011, −ln Σ_t π_t N(x_i | μ_t, Σ_t).
+
+    Returns the vector over objects; the cost R(μ, Σ, X, k) is its sum. Log-sum-exp over
+    the components' :func:`component_costs`.
+    """
+    return -logsumexp(-component_costs(solution, X), axis=1)
 
 
 def n_parameters(k: int, d: int, covariance_type: str = "full") -> int:

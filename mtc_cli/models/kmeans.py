@@ -33,16 +33,22 @@ def fit(X: np.ndarray, k: int, *, n_init: int = 10, random_state: int = 0) -> Km
     return KmeansSolution(km.cluster_centers_.copy(), km.labels_.astype(np.intp))
 
 
-def squared_distances(centroids: np.ndarray, X: np.ndarray) -> np.ndarray:
+def squared_distances(centroids: np.ndarray, X: np.ndarray, *,
+                      block: int = 4_000_000) -> np.ndarray:
     """d(μ_t, x_i) = ‖x_i − μ_t‖² for every object and centroid: an (N, k) matrix.
 
     Computed from the differences (not the ‖x‖² − 2x·μ + ‖μ‖² expansion), so it is exact
-    and non-negative for the small k and dimension of these experiments.
+    and non-negative; the differences are formed for blocks of objects of at most
+    ``block`` numbers each, so memory stays O(N·k + block) for large N.
     """
     X = np.asarray(X, dtype=np.float64)
     C = np.asarray(centroids, dtype=np.float64)
-    diff = X[:, None, :] - C[None, :, :]
-    return np.einsum("ntd,ntd->nt", diff, diff)
+    rows = max(1, block // max(1, C.shape[0] * C.shape[1]))
+    out = np.empty((len(X), len(C)))
+    for s in range(0, len(X), rows):
+        diff = X[s:s + rows, None, :] - C[None, :, :]
+        out[s:s + rows] = np.einsum("ntd,ntd->nt", diff, diff)
+    return out
 
 
 def costs(solution: KmeansSolution, X: np.ndarray) -> np.ndarray:

@@ -1,0 +1,285 @@
+"""``mtc select``: which k? on a user's own data — every criterion that applies to the
+model, side by side, with a majority vote (no paper targets are evaluated here).
+
+The data file is read once per process (:mod:`mtc_cli.datasets.user_data`); the work is
+split into the tasks of :mod:`mtc_cli.selection.tasks` (random halves, the fit on all
+objects, reference data sets), so that the runner caches, parallelises and resumes it as
+any experiment. A task's key holds the file's digest and the reading options: another file
+or another option is another task.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from mtc_cli.config import param, to_plain
+from mtc_cli.datasets.user_data import FORMATS
+from mtc_cli.errors import MtcError
+from mtc_cli.experiment import Experiment
+from mtc_cli.models.gmm import COVARIANCE_TYPES
+from mtc_cli.selection import choice
+from mtc_cli.selection.criteria import CLUSTERING, CRITERIA, MODELS
+from mtc_cli.selection.settings import Settings, check_data, make_settings, parse_range
+from mtc_cli.selection.tasks import plan
+
+#: the model a kind of input counts by default
+DEFAULT_MODEL = {"table": "gmm", "sparse": "spkmeans", "image": "svd", "boolean": "boolean"}
+#: Params keys passed on to :class:`~mtc_cli.selection.settings.Settings` as they are
+OPTIONS = ("splits", "references", "clest_references", "clest_splits", "n_init",
+           "covariance_type", "max_items", "n_random", "ps_threshold", "train_fraction",
+           "holdout", "permutations", "max_assignments", "coverage", "increment_tol",
+           "beta_factor")
+
+
+@dataclass(frozen=True)
+class Params:
+    data: Path | None = param(None, help="the data file: CSV/TSV, NPY/NPZ, Matrix Market "
+                                         ".mtx, an image, or a user–permission list")
+    format: str | None = param(None, help="file format (default: from the suffix)",
+                               choices=list(FORMATS))
+    label_column: str | None = param(None, help="column of known labels: the true k is "
+                                                "reported beside every choice, never used")
+    train_labels: str | None = param(None, help="column of training labels for the PAC-MDL "
+                                                "bound (empty cells: unlabelled objects)")
+    columns: list[str] | None = param(None, help="feature columns to keep (default: all)")
+    drop: list[str] = param([], help="feature columns to leave out")
+    header: bool | None = param(None, help="CSV/TSV header row (default: detected)")
+    dropna: bool = param(False, help="drop rows with missing or non-finite values")
+    standardize: bool = param(False, help="z-score every feature column first")
+    patch: int = param(8, help="images: side of the square patches (rows of X)", min=1)
+    max_pixels: int = param(50_000_000, help="images: largest number of pixels read", min=1)
+    tfidf: bool = param(True, help="spkmeans: tf-idf weighting of the counts before the "
+                                   "rows are L2-normalised")
+    model: str | None = param(None, help="what k counts (default: gmm for tables, spkmeans "
+                                         "for .mtx, svd for images, boolean for 0/1 data)",
+                              choices=list(MODELS))
+    k: str | None = param(None, help="range of k, LO..HI (default 1..10; svd: every rank "
+                                     "up to 100)")
+    criteria: list[str] | None = param(None, help="criteria to compute (default: all that "
+                                                  "apply to the model)",
+                                       choices=list(CRITERIA))
+    splits: int = param(10, help="random splits into halves (MTC, capacity, stability, "
+                                 "prediction strength; PAC-MDL train/test splits)", min=1)
+    references: int = param(10, help="gap statistic: uniform reference data sets (B)", min=2)
+    clest_references: int = param(5, help="Clest: uniform reference data sets", min=1)
+    clest_splits: int = param(5, help="Clest: learning/test splits per data set", min=1)
+    n_init: int = param(1, help="restarts of every fit, the best kept (1: scikit-learn's "
+                                "default for GaussianMixture and KMeans)", min=1)
+    covariance_type: str = param("full", help="gmm: covariance model",
+                                 choices=list(COVARIANCE_TYPES))
+    max_items: int = param(2000, help="above this many objects, a random sample of this "
+                                      "size serves the silhouette (all pairwise distances), "
+                                      "the capacity's nearest-neighbour alignment, the gap "
+                                      "statistic and Clest (their reference sets)", min=10)
+    n_random: int = param(20, help="stability: random labellings per baseline", min=1)
+    ps_threshold: float = param(0.8, help="prediction strength threshold", min=0.0, max=1.0)
+    train_fraction: float = param(0.5, help="PAC-MDL with every row labelled: the share of "
+                                            "labels kept for training", min=0.01, max=0.99)
+    holdout: float = param(0.5, help="bi-cross-validation: held-out share of rows and "
+                                     "of columns", min=0.01, max=0.99)
+    permutations: int = param(20, help="bi-cross-validation: random permutations", min=1)
+    max_assignments: int = param(2, help="boolean: most roles of one user (MAC)", min=1)
+    coverage: float = param(0.8, help="boolean: Molloy's coverage rule threshold", min=0.0,
+                            max=1.0)
+    increment_tol: float = param(0.001, help="boolean: Molloy's increment rule threshold",
+                                 min=0.0)
+    beta_factor: float = param(0.75, help="kmeans/spkmeans MTC: β = factor / R(s¹, X¹, 1)",
+                               min=0.0)
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def source(p: Params) -> dict:
+    """What the data matrix depends on: the file's digest and every reading option."""
+    if p.data is None:
+        raise MtcError("key 'data': a data file is required")
+    path = Path(p.data)
+    if not path.is_file():
+        raise MtcError(f"{path}: data file not found")
+    return {"file": str(to_plain(path)), "name": path.name, "sha256": _sha256(path),
+            "format": p.format, "label_column": p.label_column, "train_labels": p.train_labels,
+            "columns": p.columns, "drop": list(p.drop), "header": p.header,
+            "dropna": p.dropna, "standardize": p.standardize, "patch": p.patch,
+            "max_pixels": p.max_pixels}
+
+
+def _key(s: dict) -> tuple:
+    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(s.items()))
+
+
+@lru_cache(maxsize=4)
+def _read(key: tuple):
+    from mtc_cli.config import PROJECT_ROOT
+    from mtc_cli.datasets import user_data
+
+    s = dict(key)
+    path = Path(s["file"])
+    path = path if path.is_absolute() else PROJECT_ROOT / path
+    return user_data.load(path, format=s["format"], label_column=s["label_column"],
+                          train_labels=s["train_labels"],
+                          columns=list(s["columns"]) if s["columns"] is not None else None,
+                          drop=list(s["drop"]), header=s["header"], dropna=s["dropna"],
+                          standardize=s["standardize"], patch=s["patch"],
+                          max_pixels=s["max_pixels"])
+
+
+@lru_cache(maxsize=4)
+def _matrix(key: tuple, model: str, tfidf: bool):
+    """The matrix the model sees: tf-idf and unit rows for ``spkmeans``; dense otherwise."""
+    from mtc_cli.selection.models import unit_rows
+
+    data = _read(key)
+    X = data.X
+    if model == "spkmeans":
+        import scipy.sparse as sp
+
+        if tfidf:
+            from sklearn.feature_extraction.text import TfidfTransformer
+
+            X = TfidfTransformer(norm=None).fit_transform(sp.csr_matrix(X))
+        X = unit_rows(sp.csr_matrix(X) if sp.issparse(X) else X)
+    return X
+
+
+def model_of(p: Params) -> str:
+    return p.model or DEFAULT_MODEL[_read(_key(source(p))).kind]
+
+
+def settings(p: Params) -> Settings:
+    """The selection a config asks for, validated against the data."""
+    data = _read(_key(source(p)))
+    model = model_of(p)
+    check_data(data.X, model, data.source)
+    k_range = None if p.k is None else parse_range(p.k)
+    options = {f: getattr(p, f) for f in OPTIONS}
+    return make_settings(model, k_range, p.criteria, n=data.n_items, d=data.n_features,
+                         train_labels=data.train_labels if p.train_labels else None,
+                         **options)
+
+
+class Select(Experiment):
+    name = "select"
+    description = "Which k? Every criterion on your own data, side by side, with a vote"
+    Params = Params
+    condition = ()
+
+    def check(self, p: Params) -> None:
+        settings(p)
+
+    def run_name(self, p: Params) -> str:
+        """``<data stem>-<model>``: the default run directory under results/select/."""
+        return f"{Path(p.data).name.split('.')[0]}-{model_of(p)}"
+
+    def paper_targets(self, p: Params) -> bool:
+        return False
+
+    def tasks(self, p: Params) -> list[dict]:
+        src = source(p)
+        extra = {"tfidf": p.tfidf} if model_of(p) == "spkmeans" else {}
+        return [{**t, "source": src, **extra} for t in plan(settings(p))]
+
+    def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
+        from mtc_cli.selection.tasks import run_task
+
+        key = _key(task["source"])
+        X = _matrix(key, task["model"], task.get("tfidf", True))
+        return run_task(X, task, rng, train_labels=_read(key).train_labels)
+
+    def summarize(self, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
+        s = settings(p)
+        data = _read(_key(source(p)))
+        true_k = None if data.labels is None else len(np.unique(data.labels))
+        return choice.summarize(rows, s.criteria, k_lo=s.k_lo, k_hi=s.k_hi, model=s.model,
+                                true_k=true_k, ps_threshold=s.ps_threshold,
+                                coverage=s.coverage, increment_tol=s.increment_tol)[0]
+
+    def tables(self, rows, summary, p: Params) -> dict:
+        """``curves``: every criterion's curve over k; ``vote``: the tally; ``projection``:
+        a 2-D PCA view of (at most 5000 of) the objects with the clustering at the voted k
+        (clustering models), or ``spectrum``: the singular values (svd, boolean)."""
+        s = settings(p)
+        _, curves = choice.summarize(rows, s.criteria, k_lo=s.k_lo, k_hi=s.k_hi,
+                                     model=s.model, ps_threshold=s.ps_threshold,
+                                     coverage=s.coverage, increment_tol=s.increment_tol)
+        voted, tally = choice.vote(summary)
+        vote = pd.DataFrame({"k": list(tally), "votes": list(tally.values())})
+        vote["voted"] = vote["k"] == voted
+        out = {"curves": curves, "vote": vote}
+        key = _key(source(p))
+        if s.model in CLUSTERING and np.isfinite(voted):
+            out["projection"] = _projection(key, s, p.tfidf, int(voted))
+        else:
+            out["spectrum"] = _spectrum(_matrix(key, s.model, p.tfidf))
+        return out
+
+    def plot(self, rows, summary, p: Params, outdir) -> list:
+        from mtc_cli.selection import figure
+
+        outdir = Path(outdir)
+        data = _read(_key(source(p)))
+        s = settings(p)
+        extra = {name: pd.read_csv(outdir / f"{name}.csv")
+                 for name in ("projection", "spectrum") if (outdir / f"{name}.csv").is_file()}
+        title = (f"{data.source}: {MODELS[s.model]}, k = {s.k_lo}..{s.k_hi}, "
+                 f"{data.n_items} objects × {data.n_features} features")
+        return [figure.save_figure(pd.read_csv(outdir / "curves.csv"), summary,
+                                   pd.read_csv(outdir / "vote.csv"), extra, title,
+                                   outdir / "select.png")]
+
+    def report(self, summary: pd.DataFrame, p: Params, run_dir: Path) -> str:
+        from mtc_cli.selection.report import terminal_report
+
+        data = _read(_key(source(p)))
+        return terminal_report(summary, settings(p), data,
+                               pd.read_csv(Path(run_dir) / "vote.csv"))
+
+    def summary_json(self, outcome) -> dict:
+        """The selection of a finished run as a JSON-able dict (``mtc select --json``)."""
+        from mtc_cli.selection.report import summary_json
+
+        p = outcome.config.params
+        return summary_json(outcome.summary, settings(p), _read(_key(source(p))),
+                            pd.read_csv(Path(outcome.run_dir) / "vote.csv"), outcome.run_dir)
+
+
+def _projection(key: tuple, s: Settings, tfidf: bool, k: int) -> pd.DataFrame:
+    """Two principal components of (a random sample of at most 5000 of) the objects, with
+    the clustering of all objects at k (one fit, seeded from k) and the known labels."""
+    from mtc_cli.selection.figure import pca_2d
+    from mtc_cli.selection.tasks import _model
+
+    X = _matrix(key, s.model, tfidf)
+    fit = _model(s).fit(X, k, np.random.default_rng(k))
+    rng = np.random.default_rng(0)
+    idx = np.sort(rng.choice(X.shape[0], size=min(5000, X.shape[0]), replace=False))
+    xy = pca_2d(X[idx])
+    out = pd.DataFrame({"pc1": xy[:, 0], "pc2": xy[:, 1], "cluster": fit.labels[idx]})
+    labels = _read(key).labels
+    if labels is not None:
+        out["label"] = np.asarray(labels)[idx]
+    return out
+
+
+def _spectrum(X) -> pd.DataFrame:
+    """The singular values of the data matrix, with Gavish & Donoho's threshold τ."""
+    from mtc_cli.criteria import hard_threshold
+    from mtc_cli.models import svd
+
+    sv = svd.fit(np.asarray(X, dtype=np.float64)).s
+    return pd.DataFrame({"rank": np.arange(1, len(sv) + 1), "singular_value": sv,
+                         "threshold": hard_threshold.threshold(sv, X.shape)})
+
+
+experiment = Select()

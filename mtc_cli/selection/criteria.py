@@ -1,0 +1,122 @@
+"""The criteria of ``mtc select``: which models each applies to, the smallest k where it is
+defined, what it optimises, how it chooses k and which task computes it.
+
+A criterion's *family* names the task that computes its scores: ``split`` (random halves
+X¹, X² of the objects, both fitted for every k), ``full`` (one fit on all objects for every
+k), ``gap`` and ``clest`` (reference data sets), ``bicross`` (row/column permutations).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: model → what its k counts
+MODELS = {
+    "gmm": "number of Gaussian components",
+    "kmeans": "number of clusters (k-means)",
+    "spkmeans": "number of clusters (spherical k-means, cosine)",
+    "svd": "rank of the truncated SVD",
+    "boolean": "number of roles (Boolean factorization)",
+}
+CLUSTERING = ("gmm", "kmeans", "spkmeans")
+
+
+@dataclass(frozen=True)
+class Criterion:
+    name: str
+    models: tuple[str, ...]
+    k_min: int
+    family: str
+    rule: str
+    optimises: str
+    source: str
+    needs_train_labels: bool = False
+
+    def describe(self, model: str) -> str:
+        """What the criterion optimises, with the model's own transfer cost for ``mtc``."""
+        if self.name == "mtc":
+            return MTC_COST[model]
+        return self.optimises
+
+
+MTC_COST = {
+    "gmm": "min held-out NLL of X² under the GMM of X¹ (eqs. 3, 6)",
+    "kmeans": "min soft-mapped transfer cost (eq. 14)",
+    "spkmeans": "min soft-mapped cosine transfer cost (eq. 14)",
+    "svd": "min transfer cost of the rank-k SVD (eq. 7)",
+    "boolean": "min Hamming transfer cost of the MAC roles (Sect. 5)",
+}
+
+_ALL = (
+    Criterion("mtc", ("gmm", "kmeans", "spkmeans", "svd", "boolean"), 1, "split", "min",
+              "", "Frank, Chehreghani & Buhmann 2011"),
+    Criterion("capacity", ("gmm", "kmeans", "spkmeans", "boolean"), 1, "split", "max",
+              "max capacity max_β I_β, objects aligned by ψ_NN (eq. 13)",
+              "Buhmann, Chehreghani, Frank & Streich 2011"),
+    Criterion("bic", ("gmm",), 1, "full", "min", "min 2·NLL + p ln n",
+              "Schwarz 1978"),
+    Criterion("aic", ("gmm",), 1, "full", "min", "min 2·NLL + 2p",
+              "Akaike 1974"),
+    Criterion("stability", CLUSTERING, 2, "split", "stability",
+              "min S(k)/S_rand(k) (ties: largest k)",
+              "Lange, Braun, Roth & Buhmann 2002"),
+    Criterion("prediction_strength", CLUSTERING, 1, "split", "threshold",
+              "largest k with strength ≥ 0.8", "Tibshirani & Walther 2005"),
+    Criterion("gap", ("gmm", "kmeans"), 1, "gap", "gap",
+              "1-s.e. rule on Gap(k)",
+              "Tibshirani, Walther & Hastie 2001"),
+    Criterion("clest", ("gmm", "kmeans"), 2, "clest", "clest",
+              "max d_k with p ≤ 0.05 (else 1)",
+              "Dudoit & Fridlyand 2002"),
+    Criterion("silhouette", CLUSTERING, 2, "full", "max", "max mean silhouette width",
+              "Rousseeuw 1987"),
+    Criterion("calinski_harabasz", ("gmm", "kmeans"), 2, "full", "max",
+              "max between/within dispersion", "Caliński & Harabasz 1974"),
+    Criterion("davies_bouldin", ("gmm", "kmeans"), 2, "full", "min",
+              "min mean worst-case similarity", "Davies & Bouldin 1979"),
+    Criterion("pac_mdl", CLUSTERING, 2, "full", "min",
+              "min bound on the transductive test error", "Banerjee & Langford 2004",
+              needs_train_labels=True),
+    Criterion("bicross", ("svd", "boolean"), 1, "bicross", "median_min",
+              "min median held-out block error",
+              "Owen & Perry 2009"),
+    Criterion("gavish_donoho", ("svd",), 1, "full", "direct",
+              "singular values above ω(β)·median(s)",
+              "Gavish & Donoho 2014"),
+    Criterion("pca_mle", ("svd",), 1, "full", "direct",
+              "max Laplace PCA evidence", "Minka 2000"),
+    Criterion("mtc_svd", ("boolean",), 1, "split", "min",
+              "min transfer cost of the thresholded SVD (Sect. 4.2)",
+              "Frank, Chehreghani & Buhmann 2011"),
+    Criterion("coverage", ("boolean",), 1, "full", "coverage",
+              "smallest rank covering 80 % of the ones",
+              "Molloy et al. 2010"),
+    Criterion("increment", ("boolean",), 1, "full", "increment",
+              "smallest rank changing < 0.1 % of ‖X‖₁", "Molloy et al. 2010"),
+)
+
+#: name → criterion, in the order of the output
+CRITERIA = {c.name: c for c in _ALL}
+
+
+def applicable(model: str, *, train_labels: bool = False) -> list[str]:
+    """Every criterion that applies to ``model`` (PAC-MDL only with training labels)."""
+    return [c.name for c in _ALL if model in c.models
+            and (train_labels or not c.needs_train_labels)]
+
+
+def markdown_table() -> str:
+    """The README's table of criteria × models, with where each is defined and how it
+    chooses (``tests/test_readme.py`` checks that the README holds this table)."""
+    head = ("| criterion | " + " | ".join(MODELS) + " | defined for | chooses | reference |\n"
+            "|---|" + "---|" * (len(MODELS) + 3))
+    rows = []
+    for c in _ALL:
+        marks = " | ".join("✓" if m in c.models else "" for m in MODELS)
+        how = "see the MTC table" if c.name == "mtc" else c.optimises
+        if c.needs_train_labels:
+            how += " (needs `--train-labels`)"
+        rows.append(f"| `{c.name}` | {marks} | k ≥ {c.k_min} | {how} | {c.source} |")
+    mtc = "\n".join(f"| `{m}` | {MODELS[m]} | {MTC_COST[m]} |" for m in MODELS)
+    return ("\n".join([head, *rows]) + "\n\nMTC's transfer cost per model:\n\n"
+            "| model | k counts | `mtc` chooses |\n|---|---|---|\n" + mtc)

@@ -1,0 +1,181 @@
+"""``OrderSelector``: the selection of ``mtc select`` as a scikit-learn style estimator."""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator
+
+from mtc_cli.errors import MtcError
+from mtc_cli.selection import choice
+from mtc_cli.selection.criteria import CLUSTERING, MODELS
+from mtc_cli.selection.settings import check_data, make_settings, parse_range
+from mtc_cli.selection.tasks import plan, run_task
+
+
+class OrderSelector(BaseEstimator):
+    """Choose the model order k with every criterion that applies to ``model`` and vote.
+
+    Parameters
+    ----------
+    model : {"gmm", "kmeans", "spkmeans", "svd", "boolean"}
+        What k counts: Gaussian components, k-means clusters, spherical k-means clusters
+        (rows are L2-normalised; apply tf-idf yourself), the rank of a truncated SVD, or
+        the roles of a Boolean factorization (0/1 data).
+    k : range, (lo, hi) or "lo..hi"
+        Contiguous range of k; ``None``: 1..10 (svd: every rank up to 100), at most half
+        the objects.
+    criteria : "all" or list of str
+        Names from :data:`mtc_cli.selection.CRITERIA`; "all": every one that applies.
+    splits, references, clest_references, clest_splits, n_init, covariance_type,
+    max_items : as the keys of ``mtc select`` (``configs/select_blobs.yaml``).
+    random_state : int
+        Seed; each task's generator is spawned from it and the task's own parameters,
+        as in ``mtc select`` (the same seed and data give the same result).
+    n_jobs : int
+        Worker processes for the tasks (joblib); the result does not depend on it.
+
+    Attributes
+    ----------
+    k_ : the voted k (ties: the smallest); ``votes_``: {criterion: chosen k};
+    ``tally_``: {k: votes}; ``summary_``: one row per criterion (chosen k, spread over
+    splits, defined range, what it optimises); ``results_``: the tidy rows of every task;
+    ``curves_``: each criterion's curve over k; ``labels_``: the clustering of X at ``k_``
+    (clustering models); ``true_k_``: distinct values of ``y`` if given (never used).
+    """
+
+    def __init__(self, model="gmm", k=None, criteria="all", *, splits=10, references=10,
+                 clest_references=5, clest_splits=5, n_init=1, covariance_type="full",
+                 max_items=2000, random_state=0, n_jobs=1):
+        self.model = model
+        self.k = k
+        self.criteria = criteria
+        self.splits = splits
+        self.references = references
+        self.clest_references = clest_references
+        self.clest_splits = clest_splits
+        self.n_init = n_init
+        self.covariance_type = covariance_type
+        self.max_items = max_items
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def fit(self, X, y=None, *, train_labels=None):
+        """Compute every criterion on X (array, DataFrame or scipy sparse matrix).
+
+        ``y``: known labels, only counted into ``true_k_``. ``train_labels``: one label
+        per object (None/NaN: unlabelled) for the PAC-MDL bound (Banerjee & Langford)."""
+        from sklearn.utils.validation import check_array
+
+        if self.model not in MODELS:
+            raise ValueError(f"model must be one of {', '.join(MODELS)}, got {self.model!r}")
+        X = check_array(X, accept_sparse="csr" if self.model == "spkmeans" else False,
+                        dtype=np.float64, ensure_min_samples=2)
+        train = _train_labels(train_labels, X.shape[0])
+        try:
+            check_data(X, self.model, "X")
+            settings = make_settings(
+                self.model, _k_range(self.k),
+                None if self.criteria in ("all", None) else list(self.criteria),
+                n=X.shape[0], d=X.shape[1], train_labels=train, splits=self.splits,
+                references=self.references, clest_references=self.clest_references,
+                clest_splits=self.clest_splits, n_init=self.n_init,
+                covariance_type=self.covariance_type, max_items=self.max_items)
+        except MtcError as exc:
+            raise ValueError(str(exc)) from None
+        if self.model == "spkmeans":
+            from mtc_cli.selection.models import unit_rows
+
+            X = unit_rows(X)
+        rows = _run(X, plan(settings), int(self.random_state), train, self.n_jobs)
+        self.results_ = pd.DataFrame(rows)
+        true_k = None if y is None else len(np.unique(np.asarray(y).astype(str)))
+        self.summary_, self.curves_ = choice.summarize(
+            self.results_, settings.criteria, k_lo=settings.k_lo, k_hi=settings.k_hi,
+            model=settings.model, true_k=true_k, ps_threshold=settings.ps_threshold,
+            coverage=settings.coverage, increment_tol=settings.increment_tol)
+        voted, self.tally_ = choice.vote(self.summary_)
+        self.k_ = int(voted) if np.isfinite(voted) else None
+        self.votes_ = {c: (int(k) if np.isfinite(k) else None)
+                       for c, k in zip(self.summary_["criterion"], self.summary_["selected_k"],
+                                       strict=True)}
+        self.true_k_ = true_k
+        self.settings_ = settings
+        if settings.model in CLUSTERING and self.k_ is not None:
+            from mtc_cli.selection.tasks import _model
+
+            self.labels_ = _model(settings).fit(X, self.k_, np.random.default_rng(self.k_)).labels
+        return self
+
+    def plot(self, ax=None):
+        """Every criterion's curve over k, normalised (1 = best), its choice circled."""
+        from mtc_cli.selection.figure import draw_curves
+
+        if ax is None:
+            from mtc_cli import plotting
+
+            ax = plotting.figure(1, 1, width=7.0, height=4.0)[1][0, 0]
+        draw_curves(ax, self.curves_, self.summary_)
+        return ax
+
+
+def _k_range(k):
+    if k is None:
+        return None
+    if isinstance(k, str):
+        try:
+            return parse_range(k)
+        except MtcError as exc:
+            raise ValueError(str(exc)) from None
+    values = sorted(int(v) for v in (range(k[0], k[1] + 1) if isinstance(k, tuple) else k))
+    if not values or values != list(range(values[0], values[-1] + 1)):
+        raise ValueError(f"k must be a contiguous range such as range(1, 11), got {k!r}")
+    return values[0], values[-1]
+
+
+def _train_labels(labels, n: int):
+    if labels is None:
+        return None
+    values = list(pd.Series(labels, dtype=object))
+    if len(values) != n:
+        raise ValueError(f"train_labels has {len(values)} entries for {n} objects")
+    return np.array([None if pd.isna(v) else str(v) for v in values], dtype=object)
+
+
+def _digest(X) -> str:
+    h = hashlib.sha256()
+    if hasattr(X, "indptr"):
+        for part in (X.data, X.indices, X.indptr):
+            h.update(np.ascontiguousarray(part).tobytes())
+    else:
+        h.update(np.ascontiguousarray(X).tobytes())
+    h.update(str(X.shape).encode())
+    return h.hexdigest()
+
+
+def _run_one(X, task, key, seed, train):
+    from threadpoolctl import threadpool_limits
+
+    from mtc_cli.runner import task_rng
+
+    with threadpool_limits(limits=1):
+        return run_task(X, task, task_rng(seed, key), train_labels=train)
+
+
+def _run(X, tasks: list[dict], seed: int, train, n_jobs: int) -> list[dict]:
+    """Every task's rows in task order; each task's generator spawned from the seed by
+    the hash of the task and the data (:func:`mtc_cli.runner.task_key`)."""
+    from joblib import Parallel, delayed
+
+    from mtc_cli.runner import task_key
+
+    data = _digest(X)
+    keys = [task_key("select", seed, {**t, "data": data}) for t in tasks]
+    if n_jobs == 1:
+        parts = [_run_one(X, t, k, seed, train) for t, k in zip(tasks, keys, strict=True)]
+    else:
+        parts = Parallel(n_jobs=n_jobs)(delayed(_run_one)(X, t, k, seed, train)
+                                        for t, k in zip(tasks, keys, strict=True))
+    return [row for part in parts for row in part]

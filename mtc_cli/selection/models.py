@@ -1,0 +1,200 @@
+"""The clustering models of ``mtc select``, fitted for one k: the solution, its object-wise
+costs ε_ik, its natural predictor and its transfer cost as the MTC paper prescribes.
+
+- ``gmm`` — Gaussian mixture by EM (scikit-learn); ε_ik = −ln π_k N(x_i | μ_k, Σ_k); the
+  predictor is the Bayes rule; the transfer cost is the negative log-likelihood of X²
+  under the mixture of X¹ (eqs. 3 and 6 of Frank et al. 2011, Sect. 3);
+- ``kmeans`` — k-means (scikit-learn's ``KMeans``); ε_ik = ‖x_i − μ_k‖²; the predictor is
+  the nearest centroid; the transfer cost uses the soft mapping of eq. 14 with
+  β = 0.75 / R(s¹, X¹, 1) (Sect. 7) — the nearest-neighbour mapping (eq. 11) always
+  selects the largest k offered and is not used;
+- ``spkmeans`` — spherical k-means (Dhillon & Modha 2001) on L2-normalised rows;
+  ε_ik = 1 − x_iᵀμ_k (cosine dissimilarity); nearest centroid by cosine; the transfer cost
+  is eq. 14 with that dissimilarity and β = 0.75 / R(s¹, X¹, 1) — our transfer of Sect. 7's
+  rule to the cosine cost.
+
+Every model takes a ``numpy.random.Generator`` and draws the seed of each fit from it, so
+a fit is reproducible from the task's generator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from mtc_cli.criteria import kmeans_transfer
+from mtc_cli.criteria.transfer_cost import transfer_cost
+from mtc_cli.mappings import soft
+from mtc_cli.models import gmm, kmeans, text
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A model fitted with ``k`` clusters: its ``solution`` (model-specific) and the
+    cluster of every object it was fitted on (``labels``, 0..k−1)."""
+
+    k: int
+    solution: object
+    labels: np.ndarray
+
+
+def _seed(rng: np.random.Generator) -> int:
+    return int(rng.integers(2**31 - 1))
+
+
+@dataclass(frozen=True)
+class Gmm:
+    """Gaussian mixture with ``covariance_type`` covariances, best of ``n_init`` EM runs."""
+
+    covariance_type: str = "full"
+    n_init: int = 1
+    name: str = "gmm"
+    metric: str = "euclidean"
+
+    def fit(self, X, k: int, rng: np.random.Generator) -> Fit:
+        sol = gmm.fit(X, k, covariance_type=self.covariance_type, n_init=self.n_init,
+                      random_state=_seed(rng))
+        return Fit(k, sol, self.predict(Fit(k, sol, np.empty(0)), X))
+
+    def costs(self, fit: Fit, X) -> np.ndarray:
+        """ε_ik = −ln π_k N(x_i | μ_k, Σ_k) (:func:`mtc_cli.models.gmm.component_costs`)."""
+        return gmm.component_costs(fit.solution, X)
+
+    def predict(self, fit: Fit, X) -> np.ndarray:
+        """The Bayes rule: the component of highest posterior, argmin_k ε_ik."""
+        return np.argmin(self.costs(fit, X), axis=1)
+
+    def transfer_cost(self, fit: Fit, X1, X2) -> float:
+        """Eq. 3 with eq. 6 of Frank et al. 2011: the mean negative log-likelihood of X²
+        under the mixture learned on X¹ (no object mapping: the density is the structure)."""
+        return transfer_cost(gmm.negative_log_likelihood(fit.solution, X2))
+
+    def negative_log_likelihood(self, fit: Fit, X) -> float:
+        """Total −ln p(X) (eq. 6), for BIC and AIC."""
+        return float(gmm.negative_log_likelihood(fit.solution, X).sum())
+
+    def n_parameters(self, k: int, d: int) -> int:
+        return gmm.n_parameters(k, d, self.covariance_type)
+
+
+@dataclass(frozen=True)
+class Kmeans:
+    """k-means (scikit-learn ``KMeans``, k-means++ seeding, best of ``n_init`` runs)."""
+
+    n_init: int = 1
+    beta_factor: float = 0.75
+    name: str = "kmeans"
+    metric: str = "euclidean"
+
+    def fit(self, X, k: int, rng: np.random.Generator) -> Fit:
+        from sklearn.cluster import KMeans
+
+        km = KMeans(n_clusters=k, n_init=self.n_init, random_state=_seed(rng)).fit(X)
+        labels = km.labels_.astype(np.intp)
+        return Fit(k, kmeans.KmeansSolution(km.cluster_centers_.copy(), labels), labels)
+
+    def costs(self, fit: Fit, X) -> np.ndarray:
+        """ε_ik = ‖x_i − μ_k‖² (:func:`mtc_cli.models.kmeans.squared_distances`)."""
+        return kmeans.squared_distances(fit.solution.centroids, X)
+
+    def predict(self, fit: Fit, X) -> np.ndarray:
+        """The nearest centroid (Lange et al.'s predictor of k-means)."""
+        return np.argmin(self.costs(fit, X), axis=1)
+
+    def transfer_cost(self, fit: Fit, X1, X2) -> float:
+        """Eq. 14 of Frank et al. 2011 with β = factor / R(s¹, X¹, 1) (Sect. 7):
+        :func:`mtc_cli.criteria.kmeans_transfer.soft_transfer_cost`."""
+        beta = kmeans_transfer.single_cluster_beta(X1, self.beta_factor)
+        return kmeans_transfer.soft_transfer_cost(fit.solution, X2, beta)
+
+
+def unit_rows(X):
+    """Rows scaled to unit L2 norm (dense or CSR); rows of norm 0 are left at 0."""
+    if sp.issparse(X):
+        norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
+        scale = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
+        return sp.csr_matrix(sp.diags(scale) @ X)
+    X = np.asarray(X, dtype=np.float64)
+    norms = np.linalg.norm(X, axis=1, keepdims=True)
+    return np.divide(X, norms, out=np.zeros_like(X), where=norms > 0)
+
+
+def cosines(X, M: np.ndarray) -> np.ndarray:
+    """x_iᵀμ_k for every row of X (dense or sparse) and row of M: a dense (n, k) array."""
+    return np.asarray(X @ M.T)
+
+
+@dataclass(frozen=True)
+class SphericalKmeansSolution:
+    """Unit centroids μ_k (k, d) of a spherical k-means solution."""
+
+    centroids: np.ndarray
+
+
+@dataclass(frozen=True)
+class SphericalKmeans:
+    """Spherical k-means (:func:`mtc_cli.models.text.spkmeans`) from ``n_init`` random sets
+    of k distinct seed documents, the run of least cost Σ_i (1 − x_iᵀμ_c(i)) kept. Rows of X
+    must have unit L2 norm (:func:`unit_rows`)."""
+
+    n_init: int = 1
+    beta_factor: float = 0.75
+    name: str = "spkmeans"
+    metric: str = "cosine"
+
+    def fit(self, X, k: int, rng: np.random.Generator) -> Fit:
+        n = X.shape[0]
+        best = None
+        for _ in range(self.n_init):
+            run = text.spkmeans(X, rng.choice(n, size=k, replace=False))
+            if best is None or run.costs[-1] < best.costs[-1]:
+                best = run
+        labels = best.labels.astype(np.intp)
+        return Fit(k, SphericalKmeansSolution(self.centroids(X, labels, k)), labels)
+
+    @staticmethod
+    def centroids(X, labels: np.ndarray, k: int) -> np.ndarray:
+        """μ_h = Σ_{i∈h} x_i / ‖Σ_{i∈h} x_i‖ (an empty cluster's centroid is 0)."""
+        onehot = sp.csr_matrix((np.ones(len(labels)), (labels, np.arange(len(labels)))),
+                               shape=(k, len(labels)))
+        return unit_rows(np.asarray((onehot @ X).todense() if sp.issparse(X) else onehot @ X))
+
+    def costs(self, fit: Fit, X) -> np.ndarray:
+        """ε_ik = 1 − x_iᵀμ_k, the cosine dissimilarity to each centroid."""
+        return 1.0 - cosines(X, fit.solution.centroids)
+
+    def predict(self, fit: Fit, X) -> np.ndarray:
+        """The most similar centroid (largest cosine)."""
+        return np.argmin(self.costs(fit, X), axis=1)
+
+    def transfer_cost(self, fit: Fit, X1, X2) -> float:
+        """Eq. 14 of Frank et al. 2011 with d(μ, x) = 1 − xᵀμ and β = factor / R(s¹, X¹, 1),
+        R(s¹, X¹, 1) the mean cosine dissimilarity of X¹ to its one-cluster centroid."""
+        one = self.centroids(X1, np.zeros(X1.shape[0], dtype=np.intp), 1)
+        r1 = float(np.mean(1.0 - cosines(X1, one)))
+        if r1 <= 0:
+            raise ValueError("R(s¹, X¹, 1) = 0: all objects of X¹ point the same way")
+        D = self.costs(fit, X2)
+        return float(np.einsum("nt,nt->n", D, soft(D, self.beta_factor / r1)).mean())
+
+
+def cluster_model(name: str, *, n_init: int = 1, covariance_type: str = "full",
+                  beta_factor: float = 0.75):
+    """The clustering model ``name`` (``gmm``, ``kmeans``, ``spkmeans``) with its settings."""
+    if name == "gmm":
+        return Gmm(covariance_type=covariance_type, n_init=n_init)
+    if name == "kmeans":
+        return Kmeans(n_init=n_init, beta_factor=beta_factor)
+    if name == "spkmeans":
+        return SphericalKmeans(n_init=n_init, beta_factor=beta_factor)
+    raise ValueError(f"{name!r} is not a clustering model")
+
+
+def clusterer(model):
+    """Lange et al.'s ``cluster(X, ks, rng) -> {k: labels}`` for the gap statistic and Clest."""
+    def cluster(X, ks, rng):
+        return {k: (np.zeros(X.shape[0], dtype=np.intp) if k == 1
+                    else model.fit(X, k, rng).labels) for k in ks}
+    return cluster

@@ -1,0 +1,130 @@
+"""What a selection computes (:class:`Settings`), checked against the data it runs on.
+
+:func:`make_settings` is the one validation of a selection, shared by ``mtc select``, the
+``select`` experiment's config and :class:`~mtc_cli.selection.estimator.OrderSelector`:
+the model against the kind of data, the k range against the number of objects, the
+criteria against the model and the range. Errors are :class:`~mtc_cli.errors.MtcError`
+lines naming the key and the value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from mtc_cli.errors import MtcError
+from mtc_cli.selection.criteria import CRITERIA, applicable
+
+#: the largest k offered by default (svd: every rank up to this many)
+DEFAULT_K_HI = {"gmm": 10, "kmeans": 10, "spkmeans": 10, "boolean": 10, "svd": 100}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a selection computes; every field is a config key of the ``select`` experiment."""
+
+    model: str
+    k_lo: int
+    k_hi: int
+    criteria: tuple[str, ...]
+    splits: int = 10
+    references: int = 10
+    clest_references: int = 5
+    clest_splits: int = 5
+    n_init: int = 1
+    covariance_type: str = "full"
+    max_items: int = 2000
+    n_random: int = 20
+    ps_threshold: float = 0.8
+    train_fraction: float = 0.5
+    holdout: float = 0.5
+    permutations: int = 20
+    max_assignments: int = 2
+    coverage: float = 0.8
+    increment_tol: float = 0.001
+    beta_factor: float = 0.75
+
+    def ks(self, criterion: str) -> list[int]:
+        """The k of the range at which ``criterion`` is defined."""
+        return list(range(max(self.k_lo, CRITERIA[criterion].k_min), self.k_hi + 1))
+
+
+def parse_range(text: str) -> tuple[int, int]:
+    """``"LO..HI"`` (or a single ``"K"``) → (LO, HI)."""
+    lo, sep, hi = str(text).strip().partition("..")
+    try:
+        lo_i, hi_i = int(lo), int(hi) if sep else int(lo)
+    except ValueError:
+        raise MtcError(f"key 'k': expected a range LO..HI such as 1..10, got {text!r}") from None
+    if not 1 <= lo_i <= hi_i:
+        raise MtcError(f"key 'k': expected 1 ≤ LO ≤ HI, got {text!r}")
+    return lo_i, hi_i
+
+
+def default_range(model: str, n: int, d: int) -> tuple[int, int]:
+    """1..10 for clustering and roles, every rank up to 100 for svd — at most half the
+    objects (each random half must hold the largest k) and, for svd, the columns."""
+    hi = min(DEFAULT_K_HI[model], max(1, n // 2))
+    return 1, min(hi, d) if model == "svd" else hi
+
+
+def make_settings(model: str, k_range: tuple[int, int] | None, criteria, *, n: int, d: int,
+                  train_labels=None, **options) -> Settings:
+    """The validated :class:`Settings` of a selection on n objects × d features.
+    ``criteria`` None: every criterion that applies to the model and is defined on the
+    range (PAC-MDL only with ``train_labels``); ``options``: the other Settings fields."""
+    half = n // 2
+    lo, hi = default_range(model, n, d) if k_range is None else k_range
+    if not 1 <= lo <= hi:
+        raise MtcError(f"key 'k': expected 1 ≤ LO ≤ HI, got {lo}..{hi}")
+    if hi > half:
+        raise MtcError(f"key 'k': k = {hi} exceeds the {half} objects of each random half "
+                       f"(n = {n}); offer at most {max(1, half)}")
+    if model == "svd" and hi > d:
+        raise MtcError(f"key 'k': rank {hi} exceeds the {d} columns of the data")
+    has_train = train_labels is not None
+    if criteria is None:
+        chosen = [c for c in applicable(model, train_labels=has_train)
+                  if hi >= CRITERIA[c].k_min]
+    else:
+        chosen = list(dict.fromkeys(criteria))
+        for c in chosen:
+            if c not in CRITERIA:
+                raise MtcError(f"key 'criteria': unknown criterion {c!r} (for {model}: "
+                               f"{', '.join(applicable(model, train_labels=True))})")
+            if model not in CRITERIA[c].models:
+                raise MtcError(f"key 'criteria': {c} does not apply to model {model} (it "
+                               f"does to: {', '.join(applicable(model, train_labels=True))})")
+            if hi < CRITERIA[c].k_min:
+                raise MtcError(f"key 'criteria': {c} is defined for k ≥ {CRITERIA[c].k_min}, "
+                               f"outside the range {lo}..{hi}")
+    if "pac_mdl" in chosen:
+        if not has_train:
+            raise MtcError("key 'criteria': pac_mdl needs training labels (train_labels)")
+        if len({v for v in train_labels if v is not None}) < 2:
+            raise MtcError("key 'train_labels': fewer than 2 distinct training labels")
+    if not chosen:
+        raise MtcError(f"key 'criteria': no criterion is defined on k = {lo}..{hi}")
+    return Settings(model=model, k_lo=lo, k_hi=hi, criteria=tuple(chosen), **options)
+
+
+def check_data(X, model: str, name: str) -> None:
+    """The data against the model: dense for all but spherical k-means, 0/1 for roles, no
+    all-zero row for the cosine of spherical k-means, not every object identical."""
+    import scipy.sparse as sp
+
+    if sp.issparse(X) and model != "spkmeans":
+        raise MtcError(f"{name}: a sparse matrix cannot be given to model {model} "
+                       "(use model spkmeans)")
+    if model == "boolean":
+        values = X.data if sp.issparse(X) else X
+        if not np.isin(values, (0.0, 1.0)).all():
+            raise MtcError(f"{name}: model boolean needs a 0/1 matrix or a user–permission "
+                           "list")
+    if model == "spkmeans":
+        norms = np.asarray(abs(X).sum(axis=1)).ravel()
+        empty = np.flatnonzero(norms == 0)
+        if len(empty):
+            raise MtcError(f"{name}: {len(empty)} all-zero rows (first: row {empty[0] + 1}) "
+                           "have no direction for spherical k-means")

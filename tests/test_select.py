@@ -1,0 +1,183 @@
+"""``mtc select`` end to end: every data kind, the outputs, resume, JSON, and bad input as
+one line with exit status 2 and nothing written."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.io
+import scipy.sparse as sp
+from PIL import Image
+from sklearn.datasets import make_blobs
+
+#: small and fast: every criterion still runs
+FAST = ["--set", "references=2", "--set", "clest_references=1", "--set", "clest_splits=2",
+        "--splits", "2"]
+
+
+@pytest.fixture
+def blobs(tmp_path):
+    X, y = make_blobs(90, 3, centers=3, cluster_std=0.5, random_state=1)
+    df = pd.DataFrame(X, columns=["a", "b", "c"]).assign(label=y)
+    path = tmp_path / "blobs.csv"
+    df.to_csv(path, index=False)
+    return path
+
+
+def run(cli, *args):
+    return cli("select", *map(str, args))
+
+
+def test_table_run_writes_outputs_votes_and_resumes(cli, blobs, tmp_path):
+    out = tmp_path / "run"
+    result = run(cli, blobs, "--label-column", "label", "--k", "1..5", "--out", out, *FAST)
+    assert result.exit_code == 0, result.output
+    text = result.output
+    for criterion in ("mtc", "capacity", "bic", "aic", "stability", "prediction_strength",
+                      "gap", "clest", "silhouette", "calinski_harabasz", "davies_bouldin"):
+        assert criterion in text, criterion
+    assert "Majority vote: k = 3" in text and "True k" in text
+    assert "starting at k = 2: stability, clest, silhouette" in text
+    for name in ("rows.csv", "summary.csv", "curves.csv", "vote.csv", "projection.csv",
+                 "run.json", "select.png"):
+        assert (out / name).stat().st_size > 0, name
+    assert not (out / "targets.csv").exists()  # no paper claim is about a user's data
+    summary = pd.read_csv(out / "summary.csv")
+    assert (summary["true_k"] == 3).all()
+    assert summary.loc[summary["criterion"] == "stability", "k_min"].item() == 2
+    again = run(cli, blobs, "--label-column", "label", "--k", "1..5", "--out", out, *FAST)
+    assert "0 tasks computed" in again.output
+
+
+def test_json_output_is_the_summary(cli, blobs, tmp_path):
+    result = run(cli, blobs, "--label-column", "label", "--k", "1..4", "--model", "kmeans",
+                 "--criteria", "mtc,gap,silhouette", "--out", tmp_path / "j", "--json", *FAST)
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["model"] == "kmeans" and doc["k_range"] == [1, 4] and doc["true_k"] == 3
+    assert [c["criterion"] for c in doc["criteria"]] == ["mtc", "gap", "silhouette"]
+    tally = {int(k): v for k, v in doc["vote"]["tally"].items()}
+    top = max(tally.values())
+    assert doc["vote"]["k"] == min(k for k, v in tally.items() if v == top)
+    assert sum(tally.values()) == 3
+    assert all(c["selected_k"] == int(c["selected_k"]) for c in doc["criteria"])
+
+
+def test_default_run_directory_and_saved_config(cli, blobs, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    saved = tmp_path / "mine.yaml"
+    result = run(cli, blobs, "--k", "1..3", "--criteria", "bic", "--save-config", saved)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "results" / "select" / "blobs-gmm" / "summary.csv").is_file()
+    rerun = cli("run", saved, "--out", tmp_path / "again")
+    assert rerun.exit_code == 0, rerun.output
+    a = pd.read_csv(tmp_path / "results" / "select" / "blobs-gmm" / "rows.csv")
+    b = pd.read_csv(tmp_path / "again" / "rows.csv")
+    pd.testing.assert_frame_equal(a, b)  # mtc select and mtc run share one path
+
+
+def test_image_chooses_a_rank_without_noise(cli, tmp_path):
+    rng = np.random.default_rng(0)
+    # a rank-2 texture of 8×8 patches plus a little noise
+    u, v = rng.random((16, 2)), rng.random((2, 64))
+    img = np.clip(40 * (u @ v).reshape(16, 1, 8, 8).repeat(2, axis=1)
+                  .transpose(0, 2, 1, 3).reshape(128, 16).repeat(4, axis=1)
+                  + rng.normal(0, 2, (128, 64)), 0, 255).astype(np.uint8)
+    path = tmp_path / "texture.png"
+    Image.fromarray(img).save(path)
+    result = run(cli, path, "--out", tmp_path / "img", "--splits", "2",
+                 "--set", "permutations=3")
+    assert result.exit_code == 0, result.output
+    assert "model svd" in result.output.lower() or "Model svd" in result.output
+    summary = pd.read_csv(tmp_path / "img" / "summary.csv")
+    assert set(summary["criterion"]) == {"mtc", "bicross", "gavish_donoho", "pca_mle"}
+    assert (tmp_path / "img" / "spectrum.csv").is_file()
+
+
+def test_sparse_documents_with_spherical_kmeans(cli, tmp_path):
+    rng = np.random.default_rng(3)
+    topics = np.zeros((3, 60))
+    for t in range(3):
+        topics[t, 20 * t:20 * t + 20] = 1.0
+    docs = np.vstack([rng.poisson(2 * topics[t] + 0.05) for t in range(3) for _ in range(30)])
+    path = tmp_path / "docs.mtx"
+    scipy.io.mmwrite(path, sp.csr_matrix(docs.astype(float)))
+    result = run(cli, path, "--model", "spkmeans", "--k", "1..5", "--out", tmp_path / "d",
+                 *FAST[4:])
+    assert result.exit_code == 0, result.output
+    summary = pd.read_csv(tmp_path / "d" / "summary.csv")
+    assert summary.set_index("criterion").loc["silhouette", "selected_k"] == 3
+
+
+def test_user_permission_list_counts_roles(cli, tmp_path):
+    rng = np.random.default_rng(4)
+    roles = rng.random((3, 24)) < 0.3
+    users = roles[rng.integers(3, size=40)]
+    path = tmp_path / "grants.txt"
+    path.write_text("".join(f"u{i} " + " ".join(f"p{j}" for j in np.flatnonzero(r)) + "\n"
+                            for i, r in enumerate(users)))
+    result = run(cli, path, "--k", "1..4", "--out", tmp_path / "b", "--splits", "2",
+                 "--set", "permutations=3")
+    assert result.exit_code == 0, result.output
+    summary = pd.read_csv(tmp_path / "b" / "summary.csv")
+    assert set(summary["criterion"]) == {"mtc", "capacity", "bicross", "mtc_svd", "coverage",
+                                         "increment"}
+
+
+def test_pac_mdl_with_training_labels(cli, blobs, tmp_path):
+    df = pd.read_csv(blobs)
+    df["train"] = df["label"].where(np.arange(len(df)) % 2 == 0)  # half the labels hidden
+    path = tmp_path / "partly.csv"
+    df.drop(columns="label").to_csv(path, index=False)
+    result = run(cli, path, "--train-labels", "train", "--k", "1..4", "--model", "kmeans",
+                 "--criteria", "pac_mdl", "--out", tmp_path / "p")
+    assert result.exit_code == 0, result.output
+    rows = pd.read_csv(tmp_path / "p" / "rows.csv")
+    assert set(rows["k"]) == {2, 3, 4} and (rows["n_test"] == 45).all()
+    assert pd.read_csv(tmp_path / "p" / "summary.csv")["selected_k"].item() == 3
+
+
+def _bad(cli, tmp_path, *args):
+    out = tmp_path / "never"
+    result = cli("select", *map(str, args), "--out", str(out))
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mtc: error:"), result.stderr
+    assert "Traceback" not in result.output
+    assert not out.exists()
+    return lines[0]
+
+
+def test_bad_inputs_are_one_line_and_write_nothing(cli, blobs, tmp_path):
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    assert "empty" in _bad(cli, tmp_path, empty)
+    one = tmp_path / "one.csv"
+    one.write_text("a,b\n1,2\n")
+    assert "2 rows" in _bad(cli, tmp_path, one) or "row" in _bad(cli, tmp_path, one)
+    text = tmp_path / "text.csv"
+    text.write_text("a,name,b\n1,x,2\n3,y,4\n5,z,6\n")
+    assert "'name'" in _bad(cli, tmp_path, text)
+    nan = tmp_path / "nan.csv"
+    nan.write_text("a,b\n1,2\n3,\n5,6\n7,8\n")
+    assert "--dropna" in _bad(cli, tmp_path, nan)
+    const = tmp_path / "const.csv"
+    const.write_text("a,b\n" + "1,2\n" * 10)
+    assert "identical" in _bad(cli, tmp_path, const)
+    assert "--k" in _bad(cli, tmp_path, blobs, "--k", "1..60")
+    assert "--k" in _bad(cli, tmp_path, blobs, "--k", "5..2")
+    assert "--label-column" in _bad(cli, tmp_path, blobs, "--label-column", "nope")
+    mtx = tmp_path / "m.mtx"
+    scipy.io.mmwrite(mtx, sp.random(20, 10, density=0.3, random_state=0, format="csr"))
+    assert "spkmeans" in _bad(cli, tmp_path, mtx, "--model", "gmm")
+    broken = tmp_path / "broken.png"
+    broken.write_bytes(b"\x89PNG\r\n\x1a\n not an image")
+    assert "broken.png" in _bad(cli, tmp_path, broken)
+    big = tmp_path / "big.png"
+    Image.new("L", (64, 64)).save(big)
+    assert "pixels" in _bad(cli, tmp_path, big, "--set", "max_pixels=100")
+    assert "pac_mdl" in _bad(cli, tmp_path, blobs, "--criteria", "pac_mdl")
+    assert "bicross" in _bad(cli, tmp_path, blobs, "--criteria", "bicross")
+    assert "criteria" in _bad(cli, tmp_path, blobs, "--criteria", "nosuch")
+    assert "missing.csv" in _bad(cli, tmp_path, tmp_path / "missing.csv")
