@@ -247,10 +247,11 @@ def plot_league(table: pd.DataFrame, conditions: pd.DataFrame, path: Path) -> Pa
         ax.set_xlabel("share of data sets with k̂ = k")
         ax.set_title(f"{m}: {int(t['n_datasets'].max())} data sets", fontsize=9)
         ax = axes[i, 1]
-        im = ax.imshow(t[fams].to_numpy(dtype=float), aspect="auto", vmin=0, vmax=1,
+        best_first = t.iloc[::-1]  # the bars' order, best at the top
+        im = ax.imshow(best_first[fams].to_numpy(dtype=float), aspect="auto", vmin=0, vmax=1,
                        cmap="viridis")
-        ax.set_yticks(range(len(t)))
-        ax.set_yticklabels(t["criterion"], fontsize=7)
+        ax.set_yticks(range(len(best_first)))
+        ax.set_yticklabels(best_first["criterion"], fontsize=7)
         ax.set_xticks(range(len(fams)))
         ax.set_xticklabels([f.replace("_", " ") for f in fams], rotation=30, ha="right",
                            fontsize=7)
