@@ -26,7 +26,7 @@ from mtc_cli.config import param
 from mtc_cli.criteria import stability
 from mtc_cli.datasets.correlation_graph import correlation_graph
 from mtc_cli.errors import MtcError
-from mtc_cli.experiment import Experiment
+from mtc_cli.experiment import Experiment, check_memory
 from mtc_cli.models import correlation
 
 CRITERIA = {"transfer_cost": "min", "instability": "min", "instability_uniform": "min"}
@@ -77,6 +77,8 @@ class CorrelationClustering(Experiment):
         if p.t_start is not None and p.t_start <= p.t_end:
             raise MtcError(f"key 't_start': expected a value above t_end = {p.t_end}, "
                            f"got {p.t_start}")
+        n = sum(p.sizes)
+        check_memory("sizes", 8.0 * 3 * n * n)  # the signed graph and its halves, float64
 
     def tasks(self, p: Params) -> list[dict]:
         shared = {"sizes": p.sizes, "q": p.q, "k_max": p.k_max, "n_init": p.n_init,

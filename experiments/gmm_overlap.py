@@ -19,7 +19,7 @@ from mtc_cli.config import param
 from mtc_cli.criteria.information import aic, bic
 from mtc_cli.criteria.transfer_cost import transfer_cost
 from mtc_cli.errors import MtcError
-from mtc_cli.experiment import Experiment
+from mtc_cli.experiment import Experiment, check_memory
 from mtc_cli.models import gmm
 
 CRITERIA = {"mtc": "min", "bic": "min", "aic": "min"}
@@ -68,6 +68,12 @@ class GmmOverlap(Experiment):
             raise MtcError("key 'centres': two centres coincide")
         if p.weights is not None and len(p.weights) != len(p.centres):
             raise MtcError(f"key 'weights': expected {len(p.centres)} weights, got {p.weights}")
+        if p.weights is not None and sum(p.weights) <= 0:
+            raise MtcError(f"key 'weights': expected weights with a positive sum, got "
+                           f"{p.weights}")
+        d = len(p.centres[0])
+        # X¹, X² and the EM's responsibilities and per-component work arrays, float64
+        check_memory("n", 8.0 * p.n * (2 * d + 4 * p.k_max * (d + 1)))
 
     def tasks(self, p: Params) -> list[dict]:
         shared = {"centres": p.centres, "weights": p.weights, "n": p.n, "k_max": p.k_max,

@@ -22,7 +22,7 @@ from mtc_cli.config import param
 from mtc_cli.criteria import kmeans_transfer as kt
 from mtc_cli.datasets.gaussians import mixture_pairs
 from mtc_cli.errors import MtcError
-from mtc_cli.experiment import Experiment
+from mtc_cli.experiment import Experiment, check_memory
 from mtc_cli.models import kmeans
 from mtc_cli.results import select_per_rep, summarize_selection
 
@@ -114,6 +114,7 @@ class KmeansMappings(Experiment):
                                           or sum(s.weights) <= 0):
                 raise MtcError(f"key '{key}.weights': expected {len(s.centres)} weights with "
                                f"a positive sum, got {s.weights}")
+        check_memory("n", 8.0 * 4 * p.n * p.n)  # the object-level soft mapping is n × n
 
     def select_rules(self, p: Params) -> dict:
         extra = [soft_name(f) for f in p.sensitivity_factors if f != p.beta_factor]

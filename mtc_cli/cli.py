@@ -1,20 +1,26 @@
-"""The ``mtc`` command: run, render, list, report."""
+"""The ``mtc`` command: select, run, render, merge, list, report."""
 
 from __future__ import annotations
 
 import functools
 import importlib
 import pkgutil
+import signal
 import sys
 from pathlib import Path
 
 import click
-from joblib.externals.loky.process_executor import TerminatedWorkerError
 
 from mtc_cli import __version__
-from mtc_cli.datasets.user_data import FORMATS as DATA_FORMATS
+from mtc_cli.datasets.formats import FORMATS as DATA_FORMATS
 from mtc_cli.errors import MtcError
 from mtc_cli.selection.criteria import MODELS as SELECT_MODELS
+
+RESUME = "finished tasks are cached, run the same command again to resume"
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled as Ctrl-C: workers stopped, one line, exit status 143."""
 
 
 def _fail(message: str, code: int = 2):
@@ -23,15 +29,71 @@ def _fail(message: str, code: int = 2):
 
 
 def _one_line_errors(command):
-    """Bad input (MtcError) → one line on stderr and exit status 2, never a traceback."""
+    """Every failure → one line on stderr, never a traceback: bad input (MtcError, exit 2),
+    an interruption (Ctrl-C 130, SIGTERM 143), a dead worker, a full disk or any other
+    OSError, memory exhaustion (exit 1)."""
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
         try:
             return command(*args, **kwargs)
         except MtcError as exc:
             _fail(str(exc))
+        except Terminated:
+            _fail(f"terminated (SIGTERM); {RESUME}", 143)
+        except KeyboardInterrupt:
+            _fail(f"interrupted; {RESUME}", 130)
+        except MemoryError:
+            _fail(f"out of memory; {RESUME}", 1)
+        except OSError as exc:
+            where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+            _fail(f"{exc.strerror or exc}{where}; {RESUME}", 1)
+        except Exception as exc:
+            if type(exc).__name__ != "TerminatedWorkerError":  # loky's, not imported here
+                raise
+            _fail(f"a worker process died ({str(exc).splitlines()[0][:120]}); {RESUME}", 1)
 
     return wrapper
+
+
+def _terminate(signum, frame):
+    raise Terminated()
+
+
+def _plugins(modules) -> None:
+    from mtc_cli.registry import enable
+
+    for module in modules:
+        enable(module)
+
+
+PLUGIN = click.option("--plugin", "plugins", multiple=True, metavar="MODULE",
+                      help="Allow the experiment module MODULE of yours (it exposes "
+                      "`experiment`); repeatable.")
+
+
+def _one_line_warning(message, category, filename, lineno, file=None, line=None):
+    text = " ".join(str(message).split())
+    print(f"mtc: warning: {text} ({category.__name__})", file=file or sys.stderr, flush=True)
+
+
+def entry(argv=None) -> None:
+    """The ``mtc`` executable: SIGTERM handled as Ctrl-C, warnings as one line each, and
+    click's own usage errors (a bad option value, a missing argument) also as one line
+    with exit status 2."""
+    import warnings
+
+    warnings.showwarning = _one_line_warning
+    signal.signal(signal.SIGTERM, _terminate)
+    try:
+        main.main(args=argv, prog_name="mtc", standalone_mode=False)
+    except click.exceptions.Abort:
+        _fail("interrupted", 130)
+    except click.ClickException as exc:
+        _fail(exc.format_message().replace("\n", " "), exc.exit_code)
+    except Terminated:
+        _fail("terminated (SIGTERM)", 143)
+    except KeyboardInterrupt:
+        _fail("interrupted", 130)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -71,8 +133,10 @@ def main():
 @click.option("--shard", metavar="I/N",
               help="Compute only every N-th task starting at I (0 ≤ I < N) into the run "
               "directory's cache, e.g. from a job array; then `mtc merge DIR`.")
+@PLUGIN
 @_one_line_errors
-def run(config, quick, jobs, overrides, out, force, backend, scheduler, cluster_file, shard):
+def run(config, quick, jobs, overrides, out, force, backend, scheduler, cluster_file, shard,
+        plugins):
     """Run the experiment of CONFIG and write rows, summary, targets, figures, run.json.
 
     Finished tasks are cached in the run directory: an interrupted run resumes where it
@@ -80,6 +144,7 @@ def run(config, quick, jobs, overrides, out, force, backend, scheduler, cluster_
     """
     from mtc_cli.config import load_config
 
+    _plugins(plugins)
     cfg = load_config(config, quick=quick, overrides=overrides)
     outcome = _run(cfg, out, jobs, force, backend, scheduler, cluster_file, shard)
     if outcome is not None:
@@ -226,14 +291,8 @@ def _run(cfg, run_dir, jobs, force, backend, scheduler, cluster_file, shard):
         from mtc_cli.cluster import load_cluster_spec
 
         spec = load_cluster_spec(cluster_file)
-    try:
-        outcome = pipeline.run(cfg, out=run_dir, jobs=jobs, force=force, backend=backend,
-                               scheduler=scheduler, cluster=spec, shard=shard_spec)
-    except KeyboardInterrupt:
-        _fail("interrupted; finished tasks are cached, run the same command again to resume", 130)
-    except TerminatedWorkerError as exc:
-        _fail(f"a worker process died ({str(exc).splitlines()[0][:120]}); finished tasks "
-              "are cached, run the same command again to resume", 1)
+    outcome = pipeline.run(cfg, out=run_dir, jobs=jobs, force=force, backend=backend,
+                           scheduler=scheduler, cluster=spec, shard=shard_spec)
     if shard_spec is not None:
         s = outcome.stats
         click.echo(f"shard {shard}: {s['n_computed']} tasks computed, {s['n_cached']} from "
@@ -246,11 +305,13 @@ def _run(cfg, run_dir, jobs, force, backend, scheduler, cluster_file, shard):
 
 @main.command()
 @click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+@PLUGIN
 @_one_line_errors
-def merge(run_dir):
+def merge(run_dir, plugins):
     """Assemble rows, summary, targets and figures of RUN_DIR once all shards finished."""
     from mtc_cli import pipeline
 
+    _plugins(plugins)
     _print_outcome(pipeline.merge(run_dir))
 
 
@@ -283,11 +344,13 @@ def _print_outcome(outcome) -> None:
 
 @main.command()
 @click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+@PLUGIN
 @_one_line_errors
-def render(run_dir):
+def render(run_dir, plugins):
     """Redraw the figures of RUN_DIR from its CSVs and run.json alone."""
     from mtc_cli import pipeline
 
+    _plugins(plugins)
     for f in pipeline.render(run_dir):
         click.echo(str(f))
 
@@ -325,20 +388,24 @@ def _first_line(text) -> str:
 @main.command()
 @click.argument("results_dir", default="results", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--readme", type=click.Path(dir_okay=False, path_type=Path),
-              help="Rewrite the block between <!-- targets:start --> and "
-              "<!-- targets:end --> in this file.")
+              help="Rewrite the blocks between <!-- targets:start --> and <!-- targets:end "
+              "--> (and <!-- league:start/end -->) in this file.")
 @_one_line_errors
 def report(results_dir, readme):
-    """Collect every run's targets.csv under RESULTS_DIR into the reproduction table."""
-    from mtc_cli.report import reproduction_table, update_readme
+    """Collect every run's targets.csv under RESULTS_DIR into the reproduction table (and
+    the criteria league's table, if that run exists)."""
+    from mtc_cli.report import league_table, reproduction_table, update_readme
 
-    table = reproduction_table(results_dir)
+    tables = {"targets": reproduction_table(results_dir)}
+    league = league_table(results_dir)
+    if league is not None:
+        tables["league"] = league
     if readme is not None:
-        update_readme(readme, table)
-        click.echo(f"updated {readme}")
+        changed = update_readme(readme, tables)
+        click.echo(f"{'updated' if changed else 'unchanged'}: {readme}")
     else:
-        click.echo(table)
+        click.echo("\n\n".join(tables.values()))
 
 
 if __name__ == "__main__":
-    main()
+    entry()

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import types
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from mtc_cli import expressions, yamlio
 from mtc_cli.errors import MtcError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -25,9 +25,11 @@ COMMON_KEYS = ("experiment", "description", "seed", "targets", "quick", "cluster
 TARGET_KEYS = ("claim", "table", "where", "expect", "paper")
 
 
-def param(default, help: str, *, min=None, max=None, choices=None):  # noqa: A002
-    """A config parameter: default, one-line help and optional range or choices."""
-    meta = {"help": help, "min": min, "max": max, "choices": choices}
+def param(default, help: str, *, min=None, max=None, choices=None,  # noqa: A002
+          allow_nan: bool = False):
+    """A config parameter: default, one-line help and optional range or choices. A float
+    must be finite unless ``allow_nan``."""
+    meta = {"help": help, "min": min, "max": max, "choices": choices, "allow_nan": allow_nan}
     if isinstance(default, list | dict):
         return field(default_factory=lambda: _copy(default), metadata=meta)
     return field(default=default, metadata=meta)
@@ -99,16 +101,9 @@ def to_plain(obj):
 
 
 def read_yaml(path: Path) -> dict:
-    """Read a YAML mapping; missing file and malformed YAML are one-line errors."""
-    if not path.is_file():
-        raise MtcError(f"{path}: config file not found")
-    try:
-        data = yaml.safe_load(path.read_text())
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or "invalid YAML"
-        raise MtcError(f"{path}: malformed YAML{where}: {problem}") from None
+    """Read a YAML mapping (:func:`mtc_cli.yamlio.read`: missing, binary, oversized or
+    malformed files, duplicate keys and alias bombs are one-line errors)."""
+    data = yamlio.read(path)
     if not isinstance(data, dict):
         raise MtcError(f"{path}: expected a mapping of keys at the top level")
     return data
@@ -132,6 +127,8 @@ def config_from_mapping(raw: dict, path: Path, *, quick: bool = False, overrides
     path = Path(path)
     if resolve_experiment is None:
         from mtc_cli.registry import get_experiment as resolve_experiment
+    if not isinstance(raw, dict):
+        raise MtcError(f"{path}: expected a mapping of keys at the top level")
     if "experiment" not in raw:
         raise MtcError(f"{path}: missing key 'experiment'")
     name = raw["experiment"]
@@ -154,7 +151,13 @@ def config_from_mapping(raw: dict, path: Path, *, quick: bool = False, overrides
     for key in quick_block:
         if key not in valid or key in COMMON_KEYS and key != "seed":
             raise MtcError(f"{path}: {_unknown('quick.' + key, ['quick.' + v for v in valid])}")
+    for key, kind in (("description", str), ("targets", list)):
+        if raw.get(key) is not None and not isinstance(raw[key], kind):
+            raise MtcError(f"{path}: key '{key}': expected "
+                           f"{'a string' if kind is str else 'a list of targets'}")
+    build(params_cls, values, str(path), "")  # the file's own values, even where quick: wins
     seed = raw.get("seed", 0)
+    _check_seed(seed, path)
     if quick:
         seed = quick_block.get("seed", seed)
         values = _merge(values, {k: v for k, v in quick_block.items() if k != "seed"})
@@ -164,11 +167,15 @@ def config_from_mapping(raw: dict, path: Path, *, quick: bool = False, overrides
         if not sep or not key:
             raise MtcError(f"{path}: --set {item!r}: expected KEY=VALUE")
         try:
-            value = yaml.safe_load(text) if text.strip() else ""
-        except yaml.YAMLError:
+            value = yamlio.load_text(text, f"--set {key}") if text.strip() else ""
+        except MtcError as exc:
+            if "expands to" in str(exc) or "nested too deeply" in str(exc):
+                raise MtcError(f"{path}: {exc}") from None
             value = text
         top = key.split(".")[0]
         if top == "seed":
+            if key != "seed":
+                raise MtcError(f"{path}: --set {key}: 'seed' is a number, not a mapping")
             seed = value
             continue
         if top not in valid or top in COMMON_KEYS:
@@ -178,8 +185,7 @@ def config_from_mapping(raw: dict, path: Path, *, quick: bool = False, overrides
         except MtcError as exc:
             raise MtcError(f"{path}: {exc}") from None
 
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise MtcError(f"{path}: key 'seed': expected a non-negative integer, got {seed!r}")
+    _check_seed(seed, path)
     params = build(params_cls, values, str(path), "")
     targets = [_target(t, i, path) for i, t in enumerate(raw.get("targets") or [])]
     desc = raw.get("description", "")
@@ -191,6 +197,11 @@ def config_from_mapping(raw: dict, path: Path, *, quick: bool = False, overrides
     return Config(path, name, params, seed, str(desc).strip(), targets, quick, cluster)
 
 
+def _check_seed(seed, path) -> None:
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise MtcError(f"{path}: key 'seed': expected a non-negative integer, got {seed!r}")
+
+
 def _target(item, i, path) -> Target:
     if not isinstance(item, dict):
         raise MtcError(f"{path}: key 'targets[{i}]': expected a mapping with claim and expect")
@@ -200,6 +211,12 @@ def _target(item, i, path) -> Target:
     for key in ("claim", "expect"):
         if not isinstance(item.get(key), str):
             raise MtcError(f"{path}: key 'targets[{i}].{key}': expected a string")
+    for key in ("where", "expect"):
+        if item.get(key):
+            try:
+                expressions.parse(str(item[key]))
+            except MtcError as exc:
+                raise MtcError(f"{path}: key 'targets[{i}].{key}': {exc}") from None
     return Target(**{k: str(v) for k, v in item.items()})
 
 
@@ -224,7 +241,9 @@ def _set_dotted(values, keys: list[str], value):
         i = int(head)
         out[i] = value if not rest else _set_dotted(out[i], rest, value)
         return out
-    out = dict(values) if isinstance(values, dict) else {}
+    if values is not None and not isinstance(values, dict):
+        raise MtcError(f"--set {'.'.join(keys)}: {values!r} is a single value, not a mapping")
+    out = dict(values or {})
     out[head] = value if not rest else _set_dotted(out.get(head, {}), rest, value)
     return out
 
@@ -279,6 +298,8 @@ def _coerce(value, tp, meta, source: str, key: str):
         if isinstance(value, bool) or not isinstance(value, int | float):
             fail("a number")
         value = float(value)
+        if not math.isfinite(value) and not meta.get("allow_nan"):
+            fail("a finite number")
     elif tp is str:
         if not isinstance(value, str):
             fail("a string")

@@ -24,12 +24,28 @@ exposes one instance as ``experiment``. The runner knows nothing else about it.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from mtc_cli.errors import MtcError
 from mtc_cli.results import summarize_selection
+
+
+def physical_memory() -> int:
+    """Bytes of physical memory of this machine."""
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def check_memory(key: str, n_bytes: float) -> None:
+    """Refuse, before anything is written, a config whose arrays (about ``n_bytes``)
+    cannot fit in this machine's memory; the error names the key that sizes them."""
+    total = physical_memory()
+    if n_bytes > total:
+        raise MtcError(f"key '{key}': the arrays would need about {n_bytes / 2**30:,.0f} GiB "
+                       f"of memory; this machine has {total / 2**30:.0f} GiB")
 
 
 class Experiment:

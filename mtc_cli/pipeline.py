@@ -10,17 +10,19 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
-from mtc_cli.config import COMMON_KEYS, Config, Target, build
+from mtc_cli import runlock
+from mtc_cli.config import Config, config_from_mapping
 from mtc_cli.errors import MtcError
 from mtc_cli.registry import get_experiment
 from mtc_cli.results import check_targets, write_csv, write_json
-from mtc_cli.runner import load_rows, provenance, run_tasks, task_key
+from mtc_cli.runner import experiment_version, load_rows, provenance, run_tasks, task_key
 
 
 @dataclass
@@ -43,7 +45,11 @@ def default_run_dir(cfg: Config) -> Path:
 def run(cfg: Config, *, out: Path | None = None, jobs: int = 1, force: bool = False,
         backend: str = "loky", scheduler: str | None = None, cluster=None,
         shard: tuple[int, int] | None = None) -> Outcome:
-    """Compute the missing tasks of ``cfg`` and, unless sharded, write every output."""
+    """Compute the missing tasks of ``cfg`` and, unless sharded, write every output.
+
+    Everything that can be checked is checked before anything is written: the experiment's
+    ``check``, its tasks, the dask scheduler (connected first), the run directory (writable;
+    not a run of another config unless ``force``; not in use by another run)."""
     exp = get_experiment(cfg.experiment)
     check = getattr(exp, "check", None)
     if check is not None:
@@ -56,8 +62,6 @@ def run(cfg: Config, *, out: Path | None = None, jobs: int = 1, force: bool = Fa
     label = f"{cfg.path.stem}{' (quick)' if cfg.quick else ''}"
     if shard is not None:
         label += f" shard {shard[0]}/{shard[1]}"
-    run_dir.mkdir(parents=True, exist_ok=True)
-    write_json({"config_file": str(cfg.path), "config": cfg.resolved()}, run_dir / "config.json")
     if backend == "dask":
         from mtc_cli.cluster import dask_client
 
@@ -65,22 +69,79 @@ def run(cfg: Config, *, out: Path | None = None, jobs: int = 1, force: bool = Fa
         client_cm = dask_client(scheduler=scheduler, spec=spec, jobs=jobs)
     else:
         client_cm = contextlib.nullcontext()
-    with client_cm:
-        stats = run_tasks(exp, tasks, cfg.seed, run_dir, jobs=jobs, force=force, label=label,
-                          backend=backend, shard=shard)
-    stats.update(backend=backend if backend == "dask" or jobs > 1 else "sequential",
-                 jobs=jobs, wall=time.perf_counter() - start)
-    if shard is not None:
-        return Outcome(run_dir, stats)
-    return finish(cfg, exp, run_dir, stats)
+    with client_cm, prepared(run_dir, cfg, force=force, shard=shard) as fresh:
+        try:
+            stats = run_tasks(exp, tasks, cfg.seed, run_dir, jobs=jobs, force=force,
+                              label=label, backend=backend, shard=shard)
+        except BaseException:
+            fresh.discard_if_empty()
+            raise
+        stats.update(backend=backend if backend == "dask" or jobs > 1 else "sequential",
+                     jobs=jobs, wall=time.perf_counter() - start)
+        if shard is not None:
+            return Outcome(run_dir, stats)
+        return finish(cfg, exp, run_dir, stats, tasks)
 
 
-def finish(cfg: Config, exp, run_dir: Path, stats: dict) -> Outcome:
+class _Fresh:
+    """Whether ``prepared`` made the run directory, so that a run that fails before any
+    task is cached leaves nothing behind."""
+
+    def __init__(self, run_dir: Path, made: list[Path]):
+        self.run_dir, self.made = run_dir, made
+
+    def discard_if_empty(self) -> None:
+        cache = self.run_dir / "tasks"
+        if not self.made or (cache.is_dir() and any(cache.glob("*.json"))):
+            return
+        with contextlib.suppress(OSError):
+            shutil.rmtree(self.made[0])
+
+
+@contextlib.contextmanager
+def prepared(run_dir: Path, cfg: Config, *, force: bool, shard=None):
+    """Make ``run_dir`` (and its missing parents) and hold its lock; refuse a directory that
+    holds a run of another config (another experiment or config file) unless ``force``;
+    any OSError (permissions, read-only, full disk) is one MtcError line."""
+    run_dir = Path(run_dir)
+    made = [p for p in (run_dir, *run_dir.parents) if not p.exists()][::-1]
+    previous = run_dir / "config.json"
+    if previous.is_file() and not force:
+        _refuse_other_config(previous, cfg, run_dir)
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        (run_dir / "tasks").mkdir(exist_ok=True)
+        with runlock.hold(run_dir, shard):
+            write_json({"config_file": str(cfg.path), "config": cfg.resolved()}, previous)
+            yield _Fresh(run_dir, made)
+    except OSError as exc:
+        if made:
+            with contextlib.suppress(OSError):
+                shutil.rmtree(made[0])
+        raise MtcError(f"{run_dir}: cannot write the run directory: "
+                       f"{exc.strerror or exc}") from None
+
+
+def _refuse_other_config(path: Path, cfg: Config, run_dir: Path) -> None:
+    try:
+        old = json.loads(path.read_text())
+        same = (old["config"]["experiment"] == cfg.experiment
+                and Path(old["config_file"]).resolve() == Path(cfg.path).resolve())
+    except (OSError, ValueError, KeyError, TypeError):
+        same = False
+    if not same:
+        raise MtcError(f"{run_dir}: holds a run of another config ({path}); choose another "
+                       "--out, or --force to replace it")
+
+
+def finish(cfg: Config, exp, run_dir: Path, stats: dict, tasks: list[dict]) -> Outcome:
     """Merge the cached rows and write rows, summary, tables, targets, figures, run.json."""
     if stats["missing"]:
         raise MtcError(f"{run_dir}: {stats['missing']} of {stats['n_tasks']} tasks are not "
                        "cached yet (unfinished shards?)")
-    rows, stats["task_time_s"] = load_rows(run_dir, stats["keys"], exp.condition)
+    rows, stats["task_time_s"], stats["commits"] = load_rows(
+        run_dir, stats["keys"], tasks, exp.condition, exp.name, cfg.seed,
+        stats["code_version"])
     timing = exp.timing(rows)
     write_csv(rows.drop(columns=list(exp.timing_columns), errors="ignore"),
               run_dir / "rows.csv")
@@ -118,18 +179,24 @@ def paper_targets(exp, params) -> bool:
 
 
 def _config_of(run_dir: Path, name: str) -> Config:
-    """The Config a run directory was made with, from its ``config.json``/``run.json``."""
+    """The Config a run directory was made with, from its ``config.json``/``run.json``,
+    validated as a config file is (a planted experiment name or target is refused)."""
     path = run_dir / name
     if not path.is_file():
         raise MtcError(f"{run_dir}: not a run directory (missing {name})")
-    meta = json.loads(path.read_text())
-    conf = meta["config"]
-    exp = get_experiment(conf["experiment"])
-    params = build(exp.Params, {k: v for k, v in conf.items() if k not in COMMON_KEYS},
-                   str(path), "")
-    return Config(Path(meta["config_file"]), conf["experiment"], params, conf["seed"],
-                  conf.get("description", ""), [Target(**t) for t in conf.get("targets", [])],
-                  conf.get("quick", False))
+    try:
+        meta = json.loads(path.read_text())
+        conf = dict(meta["config"])
+        source = Path(meta["config_file"])
+    except (OSError, ValueError, KeyError, TypeError):
+        raise MtcError(f"{path}: not a run record of mtc (unreadable or keys missing)") from None
+    quick = bool(conf.pop("quick", False))
+    try:
+        cfg = config_from_mapping(conf, source)
+    except MtcError as exc:
+        raise MtcError(f"{path}: {exc}") from None
+    cfg.quick = quick
+    return cfg
 
 
 def merge(run_dir: Path) -> Outcome:
@@ -137,12 +204,19 @@ def merge(run_dir: Path) -> Outcome:
     run_dir = Path(run_dir)
     cfg = _config_of(run_dir, "config.json")
     exp = get_experiment(cfg.experiment)
-    keys = [task_key(exp.name, cfg.seed, t) for t in exp.tasks(cfg.params)]
+    tasks = exp.tasks(cfg.params)
+    keys = [task_key(exp.name, cfg.seed, t) for t in tasks]
     missing = sum(not (run_dir / "tasks" / f"{k}.json").exists() for k in keys)
     stats = {"n_tasks": len(keys), "n_shard": len(keys), "n_computed": 0,
              "n_cached": len(keys) - missing, "keys": keys, "missing": missing,
-             "backend": "merged shards", "jobs": None, "wall": 0.0}
-    return finish(cfg, exp, run_dir, stats)
+             "backend": "merged shards", "jobs": None, "wall": 0.0,
+             "code_version": experiment_version(exp)}
+    try:
+        with runlock.hold(run_dir):
+            return finish(cfg, exp, run_dir, stats, tasks)
+    except OSError as exc:
+        raise MtcError(f"{run_dir}: cannot write the run directory: "
+                       f"{exc.strerror or exc}") from None
 
 
 def render(run_dir: Path) -> list:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 import matplotlib
@@ -45,9 +44,10 @@ def cmap_cycle(n: int) -> list:
 
 def save(fig, path: Path) -> Path:
     """Save ``fig`` as PNG atomically and close it."""
+    from mtc_cli.results import new_temp_file
+
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".png")
+    fd, tmp = new_temp_file(path, suffix=".png")
     os.close(fd)
     try:
         with plt.rc_context(STYLE):

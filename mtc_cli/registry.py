@@ -1,13 +1,26 @@
-"""Find experiments by name: the modules of the ``experiments`` package, or any
-importable ``package.module`` of the user's that exposes an ``experiment`` object."""
+"""Find experiments by name, without importing anything that was not asked for: the modules
+of the ``experiments`` package, the entry points of the group ``mtc.experiments`` (an
+installed package of yours declares ``name = "package.module"``), and modules enabled for
+one command with ``--plugin MODULE``. A name outside these is refused before any import,
+so a config cannot make mtc import (and run the import-time code of) an arbitrary module."""
 
 from __future__ import annotations
 
 import difflib
 import importlib
 import pkgutil
+from importlib.metadata import entry_points
 
 from mtc_cli.errors import MtcError
+
+GROUP = "mtc.experiments"
+_PLUGINS: set[str] = set()
+
+
+def enable(module: str) -> None:
+    """Allow the importable module ``module`` (exposing ``experiment``) as an experiment
+    name for this process (``--plugin MODULE``)."""
+    _PLUGINS.add(module)
 
 
 def experiment_names() -> list[str]:
@@ -17,18 +30,38 @@ def experiment_names() -> list[str]:
     return sorted(m.name for m in pkgutil.iter_modules(experiments.__path__))
 
 
+def _entry_points() -> dict[str, str]:
+    return {ep.name: ep.value for ep in entry_points(group=GROUP)}
+
+
+def known_names() -> list[str]:
+    """Every experiment name a config may use in this process."""
+    return sorted({*experiment_names(), *_entry_points(), *_PLUGINS})
+
+
+def module_of(name: str) -> str:
+    """The module an experiment name stands for; an unknown name is an MtcError (nothing
+    is imported to find out)."""
+    if not isinstance(name, str) or not name:
+        raise MtcError(f"expected an experiment name, got {name!r}")
+    if name in experiment_names():
+        return f"experiments.{name}"
+    points = _entry_points()
+    if name in points:
+        return points[name].partition(":")[0]
+    if name in _PLUGINS:
+        return name
+    near = difflib.get_close_matches(name, known_names(), n=1, cutoff=0.5)
+    hint = f" (did you mean '{near[0]}'?)" if near else ""
+    raise MtcError(f"unknown experiment '{name}'{hint}; a module of your own must be enabled "
+                   f"with --plugin MODULE or declared in the entry-point group {GROUP}")
+
+
 def get_experiment(name: str):
-    """The experiment object named ``name``: a shipped experiment or an importable module."""
-    shipped = experiment_names()
-    module_name = f"experiments.{name}" if name in shipped else name
+    """The experiment object named ``name`` (see :func:`module_of`)."""
+    module_name = module_of(name)
     try:
         module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != module_name.split(".")[0] and exc.name != module_name:
-            raise MtcError(f"cannot import experiment module '{module_name}': {exc}") from None
-        near = difflib.get_close_matches(name, shipped, n=1, cutoff=0.5)
-        hint = f" (did you mean '{near[0]}'?)" if near else ""
-        raise MtcError(f"unknown experiment '{name}'{hint}") from None
     except ImportError as exc:
         raise MtcError(f"cannot import experiment module '{module_name}': {exc}") from None
     exp = getattr(module, "experiment", None)

@@ -16,18 +16,35 @@ import contextlib
 import json
 import os
 import re
-import tempfile
+import secrets
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from mtc_cli import expressions
+from mtc_cli.errors import MtcError
+
+
+def new_temp_file(path: Path, suffix: str = ".tmp") -> tuple[int, Path]:
+    """A new empty file beside ``path`` (open descriptor, path), created with mode 0666 less
+    the umask — as any file the user makes, so that colleagues on a shared filesystem can
+    read results and caches when the umask lets them (``tempfile.mkstemp`` makes 0600)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for _ in range(100):
+        tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}{suffix}"
+        try:
+            return os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {path}")
+
 
 def atomic_write_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so that readers see the old file or the new, never half."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = new_temp_file(path)
     try:
         with os.fdopen(fd, "w") as fh:
             fh.write(text)
@@ -35,7 +52,7 @@ def atomic_write_text(path: Path, text: str) -> None:
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 
@@ -83,13 +100,13 @@ def summarize_selection(rows: pd.DataFrame, condition: list[str], select: dict) 
     return out.reset_index(drop=True)
 
 
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 _COMPARISON = re.compile(r"<=|>=|==|!=|<|>")
 
 
 def check_targets(targets, tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """Evaluate each paper target on its table: does ``expect`` hold on every row
-    that ``where`` selects? An expression that cannot be evaluated is reported, not raised."""
+    """Evaluate each paper target on its table: does ``expect`` hold on every row that
+    ``where`` selects? Expressions are :mod:`mtc_cli.expressions` (data, not code); one
+    that cannot be evaluated on the table (an unknown column) is reported, not raised."""
     out = []
     for t in targets:
         row = {"claim": t.claim, "table": t.table, "where": t.where, "expect": t.expect,
@@ -97,24 +114,37 @@ def check_targets(targets, tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
         df = tables.get(t.table)
         try:
             if df is None:
-                raise KeyError(f"no table '{t.table}' (have: {', '.join(sorted(tables))})")
-            sel = df.query(t.where) if t.where else df
+                raise MtcError(f"no table '{t.table}' (have: {', '.join(sorted(tables))})")
+            sel = _select(df, t.where)
             if sel.empty:
                 row["observed"] = "no rows selected"
             else:
-                ok = pd.Series(sel.eval(t.expect), index=sel.index).astype(bool)
+                ok = _per_row(expressions.evaluate(t.expect, sel), sel.index)
                 row["holds"] = bool(ok.all())
                 row["observed"] = _observed(sel, ok, t)
-        except Exception as exc:  # a bad expression is a finding, not a crash
-            row["observed"] = f"error: {type(exc).__name__}: {exc}"
+        except (MtcError, TypeError, ValueError, ZeroDivisionError) as exc:
+            row["observed"] = f"error: {exc}"
         out.append(row)
     cols = ["claim", "holds", "observed", "paper", "table", "where", "expect"]
     return pd.DataFrame(out, columns=cols)
 
 
+def _per_row(value, index) -> pd.Series:
+    """A target's value as one truth value per row (a scalar holds for every row)."""
+    if isinstance(value, pd.Series):
+        return value.reindex(index).fillna(False).astype(bool)
+    return pd.Series(bool(value), index=index)
+
+
+def _select(df: pd.DataFrame, where: str) -> pd.DataFrame:
+    if not where:
+        return df
+    return df[_per_row(expressions.evaluate(where, df), df.index)]
+
+
 def _observed(sel: pd.DataFrame, ok: pd.Series, t) -> str:
     """The values the expectation looked at, compactly, and the first rows that fail."""
-    in_expect = [c for c in sel.columns if c in set(_IDENT.findall(t.expect))]
+    in_expect = [c for c in sel.columns if c in set(expressions.names(t.expect))]
     parts = []
     for c in in_expect:
         counts = sel[c].value_counts(sort=False)
@@ -127,13 +157,13 @@ def _observed(sel: pd.DataFrame, ok: pd.Series, t) -> str:
     text = "; ".join(parts) + (f" ({len(sel)} rows)" if len(sel) > 1 else "")
     lhs = _COMPARISON.split(t.expect, maxsplit=1)[0].strip()
     if "(" in lhs:  # an aggregate such as gap.mean(): show its value too
-        with contextlib.suppress(Exception):
-            value = sel.eval(lhs)
+        with contextlib.suppress(MtcError, TypeError, ValueError):
+            value = expressions.evaluate(lhs, sel)
             if np.ndim(value) == 0:
                 text = f"{lhs} = {_fmt(value)}; " + text
     if not ok.all():
         varying = [c for c in sel.columns if c not in in_expect and sel[c].nunique() > 1]
-        named = set(_IDENT.findall(t.where)) | {"criterion"}
+        named = (set(expressions.names(t.where)) if t.where else set()) | {"criterion"}
         keys = [c for c in varying if c in named] or varying[:2]
         bad = sel[~ok].head(3)
         where = ", ".join(" ".join(f"{c}={_fmt(r[c])}" for c in keys) or "row"

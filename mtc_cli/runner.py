@@ -12,7 +12,9 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -21,16 +23,27 @@ import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 from threadpoolctl import threadpool_limits
 
+from mtc_cli.errors import MtcError
 from mtc_cli.results import atomic_write_text
 
 ROW_COLUMNS = ("rep", "criterion", "k", "score")
 
 
+#: the entry of a task that says where its input files are, not what they hold (their
+#: digests do): left out of the task's key, so a moved file gives the same results
+LOCATION = "location"
+
+
 def task_key(experiment: str, seed: int, task: dict) -> str:
-    """Stable hex key of a task: sha256 of its canonical JSON with experiment and seed."""
-    blob = json.dumps({"experiment": experiment, "seed": seed, "task": task},
+    """Stable hex key of a task: sha256 of its canonical JSON with experiment and seed
+    (without its ``location``)."""
+    blob = json.dumps({"experiment": experiment, "seed": seed, "task": _what(task)},
                       sort_keys=True, default=_plain, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()[:24]
+
+
+def _what(task: dict) -> dict:
+    return {k: v for k, v in task.items() if k != LOCATION}
 
 
 def task_rng(seed: int, key: str) -> np.random.Generator:
@@ -52,17 +65,73 @@ def _plain(obj):
 
 
 def _compute(experiment, task: dict, key: str, seed: int) -> dict:
-    """Run one task with one BLAS/OpenMP thread; return its cache record."""
+    """Run one task with one BLAS/OpenMP thread; return its rows and compute time."""
     start = time.perf_counter()
     with threadpool_limits(limits=1):
         rows = experiment.run_task(task, task_rng(seed, key))
     return {"key": key, "task": task, "elapsed_s": time.perf_counter() - start, "rows": rows}
 
 
-def _store(record: dict, cache: Path) -> None:
-    """Write a finished task's record atomically (the cache entry of its key)."""
+def rows_digest(rows) -> str:
+    """sha256 of the canonical JSON of a task's rows (the check of a cache entry)."""
+    blob = json.dumps(rows, sort_keys=True, default=_plain, allow_nan=True,
+                      separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def _store(record: dict, cache: Path, stamp: dict) -> None:
+    """Write a finished task's cache entry atomically: its key, task, rows, the digest of
+    the rows and the code version and commit that computed them (``stamp``)."""
+    rows = json.loads(json.dumps(record["rows"], default=_plain, allow_nan=True))
+    entry = {**record, "rows": rows, "rows_sha256": rows_digest(rows), **stamp}
     atomic_write_text(cache / f"{record['key']}.json",
-                      json.dumps(record, default=_plain, allow_nan=True))
+                      json.dumps(entry, default=_plain, allow_nan=True))
+
+
+ENTRY_KEYS = ("key", "task", "rows", "rows_sha256", "code_version")
+
+
+def verify_entry(path: Path, key: str, task: dict, experiment: str, seed: int,
+                 code_version: str) -> tuple[dict | None, str]:
+    """(entry, "") if the cache file ``path`` is a valid entry of ``task`` computed by
+    ``code_version``, else (None or the entry, the reason it is not)."""
+    try:
+        entry = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return None, f"unreadable ({type(exc).__name__})"
+    if not isinstance(entry, dict) or any(k not in entry for k in ENTRY_KEYS):
+        return None, "not a task entry (keys missing)"
+    canonical = json.loads(json.dumps(_what(task), default=_plain))
+    if entry["key"] != key or not isinstance(entry["task"], dict) \
+            or _what(entry["task"]) != canonical \
+            or task_key(experiment, seed, entry["task"]) != key:
+        return None, "its task does not match its key"
+    if not isinstance(entry["rows"], list) or rows_digest(entry["rows"]) != entry["rows_sha256"]:
+        return None, "its rows do not match their digest (edited or damaged)"
+    if entry["code_version"] != code_version:
+        return entry, "stale"
+    return entry, ""
+
+
+_WATCHED = []
+
+
+def watch_parent(main_pid: int, interval: float = 1.0) -> None:
+    """The initializer of loky workers started by the run's main process ``main_pid``: end
+    the worker within ``interval`` seconds of the main process's death (its parent
+    changes), so that no worker outlives a killed run — loky's own workers would wait on
+    their queue for minutes. Once per process; nothing in the main process itself."""
+    if _WATCHED or os.getpid() == main_pid or os.getppid() != main_pid:
+        return
+    _WATCHED.append(main_pid)
+
+    def watch():
+        while True:
+            time.sleep(interval)
+            if os.getppid() != main_pid:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="mtc-parent-watch", daemon=True).start()
 
 
 class Progress:
@@ -112,63 +181,150 @@ def _clock(seconds: float) -> str:
 
 def run_tasks(experiment, tasks: list[dict], seed: int, run_dir: Path, *, jobs: int = 1,
               force: bool = False, label: str = "mtc", backend: str = "loky",
-              shard: tuple[int, int] | None = None) -> dict:
-    """Compute every task not yet cached in ``run_dir/tasks``; return run statistics.
+              shard: tuple[int, int] | None = None, warn=None) -> dict:
+    """Compute every task without a valid cache entry in ``run_dir/tasks``; return run
+    statistics.
 
     ``backend`` is ``"loky"`` (local processes; sequential in-process for ``jobs=1``) or
     ``"dask"`` (joblib's dask backend: the caller has opened a ``distributed.Client``).
     ``shard=(i, n)`` computes only the tasks whose index is ``i`` modulo ``n``. Each
-    finished task is written to the cache as soon as its result arrives.
+    finished task is written to the cache as soon as its result arrives. A cache entry
+    that is unreadable, belongs to another task, has rows that do not match their digest
+    or was computed by another code version (:func:`mtc_cli.codeversion.code_version`) is
+    recomputed, and ``warn`` (one line each) says so.
     """
+    warn = warn or _warn
     cache = Path(run_dir) / "tasks"
     cache.mkdir(parents=True, exist_ok=True)
     keys = [task_key(experiment.name, seed, t) for t in tasks]
     if len(set(keys)) != len(keys):
         raise ValueError(f"experiment {experiment.name} produced duplicate tasks")
+    version = experiment_version(experiment)
+    stamp = {"code_version": version, "git_commit": _git_commit()}
     mine = [i for i in range(len(tasks)) if shard is None or i % shard[1] == shard[0]]
-    todo = [i for i in mine if force or not (cache / f"{keys[i]}.json").exists()]
+    todo, stale = [], 0
+    for i in mine:
+        path = cache / f"{keys[i]}.json"
+        if force or not path.exists():
+            todo.append(i)
+            continue
+        _, problem = verify_entry(path, keys[i], tasks[i], experiment.name, seed, version)
+        if problem == "stale":
+            stale += 1
+        elif problem:
+            warn(f"cache entry {path} is {problem}: recomputing it"
+                 if problem.startswith("unreadable") or problem.startswith("not")
+                 else f"cache entry {path}: {problem}; recomputing it")
+        if problem:
+            todo.append(i)
+    if stale:
+        warn(f"{stale} cached task{'s were' if stale > 1 else ' was'} computed by another "
+             f"version of the code of {experiment.name}: recomputing "
+             f"{'them' if stale > 1 else 'it'}")
     progress = Progress(len(mine), len(mine) - len(todo), label)
     try:
         if backend == "loky" and (jobs == 1 or len(todo) <= 1):
             for i in todo:
-                _store(_compute(experiment, tasks[i], keys[i], seed), cache)
+                _store(_compute(experiment, tasks[i], keys[i], seed), cache, stamp)
                 progress.update()
         else:
             calls = (delayed(_compute)(experiment, tasks[i], keys[i], seed) for i in todo)
             n_jobs = jobs if backend == "loky" else -1
-            with parallel_config(backend=backend):
+            # loky workers watch this process from their start (see watch_parent)
+            extra = ({"initializer": watch_parent, "initargs": (os.getpid(),)}
+                     if backend == "loky" else {})
+            if backend == "loky":
+                quiet_relaunched_tracker()
+            with parallel_config(backend=backend, **extra):
                 # one task per batch: tasks are coarse, and batching would serialise a
                 # sweep of few long tasks on one worker
                 parallel = Parallel(n_jobs=n_jobs, batch_size=1, return_as="generator_unordered")
                 for record in parallel(calls):
-                    _store(record, cache)
+                    _store(record, cache, stamp)
                     progress.update()
     finally:
         progress.close()
     return {"n_tasks": len(tasks), "n_shard": len(mine), "n_computed": len(todo),
-            "n_cached": len(mine) - len(todo), "keys": keys,
+            "n_cached": len(mine) - len(todo), "keys": keys, "code_version": version,
             "missing": sum(not (cache / f"{k}.json").exists() for k in keys)}
 
 
-def load_rows(run_dir: Path, keys: list[str], condition: tuple[str, ...]):
-    """Concatenate the cached rows of ``keys`` in task order into the tidy table;
-    also return the summed compute time of those tasks (seconds, one thread each)."""
+def quiet_relaunched_tracker() -> None:
+    """If loky's resource tracker dies during a run, loky starts a new one, which does not
+    know the resources of the old and prints a KeyError traceback for every resource it is
+    later told to forget (on a run that succeeds). Give the relaunched tracker /dev/null as
+    its stderr; loky still warns once, in this process, that it relaunched the tracker.
+    Patches loky's ``ResourceTracker`` (a workaround of that behaviour; skipped if loky's
+    internals change)."""
+    try:
+        from joblib.externals.loky.backend.resource_tracker import ResourceTracker as cls
+        teardown, launch = cls._teardown_dead_process, cls._launch
+    except (ImportError, AttributeError):
+        return
+    if getattr(cls, "_mtc_quiet", False):
+        return
+
+    def _teardown(self):
+        teardown(self)
+        self._mtc_relaunch = True
+
+    def _launch(self):
+        if not getattr(self, "_mtc_relaunch", False):
+            return launch(self)
+        null, saved = os.open(os.devnull, os.O_WRONLY), os.dup(2)
+        try:
+            os.dup2(null, 2)
+            return launch(self)
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            os.close(null)
+
+    cls._teardown_dead_process, cls._launch, cls._mtc_quiet = _teardown, _launch, True
+
+
+def experiment_version(experiment) -> str:
+    """The code version of an experiment object (:mod:`mtc_cli.codeversion`)."""
+    from mtc_cli.codeversion import code_version
+
+    return code_version(type(experiment).__module__)
+
+
+def _warn(message: str) -> None:
+    print(f"mtc: warning: {message}", file=sys.stderr, flush=True)
+
+
+def load_rows(run_dir: Path, keys: list[str], tasks: list[dict], condition: tuple[str, ...],
+              experiment: str, seed: int, code_version: str):
+    """Concatenate the cached rows of ``keys`` in task order into the tidy table; also
+    return the summed compute time of those tasks (seconds, one thread each) and the
+    commits that computed them. Every entry is verified again (:func:`verify_entry`)."""
     cache = Path(run_dir) / "tasks"
-    rows, task_time = [], 0.0
-    for k in keys:
-        record = json.loads((cache / f"{k}.json").read_text())
-        rows.extend(record["rows"])
-        task_time += record.get("elapsed_s", 0.0)
+    rows, task_time, commits = [], 0.0, set()
+    for k, t in zip(keys, tasks, strict=True):
+        path = cache / f"{k}.json"
+        entry, problem = verify_entry(path, k, t, experiment, seed, code_version)
+        if problem:
+            what = ("was computed by another code version" if problem == "stale"
+                    else f"is {problem}" if problem.startswith(("unreadable", "not"))
+                    else problem)
+            raise MtcError(f"{path} {what}: run the experiment again to recompute it")
+        rows.extend(entry["rows"])
+        task_time += entry.get("elapsed_s", 0.0)
+        commits.add(entry.get("git_commit"))
     df = pd.DataFrame(rows)
     front = [c for c in (*condition, *ROW_COLUMNS) if c in df.columns]
-    return df[front + [c for c in df.columns if c not in front]], task_time
+    return df[front + [c for c in df.columns if c not in front]], task_time, commits
 
 
 def provenance(cfg, stats: dict) -> dict:
     """What ``run.json`` records: the config as run, versions, commit, timing.
 
     ``wall_time_s`` is the wall time of the invocation that computed the tasks;
-    ``task_time_s`` the summed compute time of all tasks (one thread each).
+    ``task_time_s`` the summed compute time of all tasks (one thread each);
+    ``code_version`` the version of the experiment's code that computed every row and
+    ``git_commits`` the commits recorded by the cache entries of those rows (``git_commit``
+    when they are one) — never the commit of a later invocation that only read them.
     """
     import platform
     from importlib.metadata import PackageNotFoundError, version
@@ -181,12 +337,15 @@ def provenance(cfg, stats: dict) -> dict:
             versions[pkg] = version(pkg)
         except PackageNotFoundError:
             pass
+    commits = sorted(c for c in stats.get("commits", ()) if c)
     return {
         "config_file": str(cfg.path),
         "config": cfg.resolved(),
         "seed": cfg.seed,
         "versions": versions,
-        "git_commit": _git_commit(),
+        "code_version": stats.get("code_version"),
+        "git_commit": commits[0] if len(commits) == 1 else None,
+        "git_commits": commits,
         "wall_time_s": round(stats["wall"], 3),
         "task_time_s": round(stats["task_time_s"], 3),
         "jobs": stats["jobs"],

@@ -9,6 +9,7 @@ import pytest
 
 from mtc_cli import pipeline
 from mtc_cli.config import load_config
+from mtc_cli.registry import enable
 
 pytest.importorskip("distributed")
 
@@ -56,6 +57,7 @@ def fault_config(tmp_path, monkeypatch):
     marks = tmp_path / "marks"
     marks.mkdir()
     path.write_text(f"experiment: fault_experiment\nmarker_dir: {marks}\nn: 4\n")
+    enable("fault_experiment")  # a module of the user's: enabled explicitly (--plugin)
     return load_config(path), marks
 
 
@@ -68,10 +70,12 @@ def test_dask_retries_a_killed_worker(fault_config, tmp_path):
 
 def test_loky_killed_worker_then_rerun_resumes(fault_config, tmp_path, cli):
     cfg, marks = fault_config
-    result = cli("run", cfg.path, "-j", "2", "--out", tmp_path / "loky")
+    result = cli("run", cfg.path, "-j", "2", "--out", tmp_path / "loky", "--plugin",
+                 "fault_experiment")
     assert result.exit_code == 1 and "worker process died" in result.stderr
     assert (marks / "task1-died").exists()
-    again = cli("run", cfg.path, "-j", "2", "--out", tmp_path / "loky")
+    again = cli("run", cfg.path, "-j", "2", "--out", tmp_path / "loky", "--plugin",
+                "fault_experiment")
     assert again.exit_code == 0, again.output
     cached = len(list((tmp_path / "loky" / "tasks").glob("*.json")))
     assert cached == 4

@@ -6,6 +6,7 @@ Pixel values are floats on the 8-bit scale 0..255, so noise levels σ are in gre
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -17,18 +18,29 @@ from mtc_cli.errors import MtcError
 LUMA = np.array([0.299, 0.587, 0.114])
 #: peak signal value of the 0..255 scale, for PSNR
 PEAK = 255.0
+#: the largest image read (50 megapixels: 400 MB as float64 luminance); larger ones are
+#: refused before they are decoded
+MAX_PIXELS = 50_000_000
 
 
-def load_luminance(path: Path) -> np.ndarray:
+def load_luminance(path: Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     """The image at ``path`` as a float (H, W) array of luminance on 0..255.
 
     8-bit grey is taken as is; 16-bit grey (Pillow modes ``I;16*``) is rescaled by
     255/65535; every other mode Pillow can turn into RGB (colour, palette, bilevel,
     CMYK, with or without alpha — alpha is dropped) becomes BT.601 luminance, computed in
-    floating point without rounding. Multi-frame files: the first frame.
+    floating point without rounding. Multi-frame files: the first frame. An image of more
+    than ``max_pixels`` pixels is refused from its header, before it is decoded.
     """
     try:
-        with Image.open(path) as im:
+        with warnings.catch_warnings():  # our own limit guards the size, not Pillow's
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            im = Image.open(path)
+        with im:
+            width, height = im.size  # read from the header: nothing decoded yet
+            if width * height > max_pixels:
+                raise MtcError(f"{path}: the image has {width}×{height} = {width * height:,} "
+                               f"pixels, more than the {max_pixels:,} mtc reads")
             mode = im.mode
             if mode == "L":
                 return np.asarray(im, dtype=np.float64)
@@ -38,7 +50,7 @@ def load_luminance(path: Path) -> np.ndarray:
                 raise MtcError(f"{path}: image mode {mode!r} (32-bit) has no known grey "
                                "scale; save it as 8- or 16-bit")
             return luminance(np.asarray(im.convert("RGB"), dtype=np.float64))
-    except (UnidentifiedImageError, OSError, ValueError) as exc:
+    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError) as exc:
         raise MtcError(f"{path}: cannot read the image: {exc}") from None
 
 

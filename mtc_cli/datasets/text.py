@@ -24,7 +24,6 @@ import hashlib
 import json
 import os
 import tarfile
-import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -233,8 +232,9 @@ def _load(name, sources, cache_dir, min_df, max_df, subset_seed) -> Corpus:
                                    shape=tuple(z["shape"]))
             return Corpus(name, counts, z["labels"], tuple(z["classes"].tolist()))
     corpus = build(name, sources, min_df=min_df, max_df=max_df, subset_seed=subset_seed)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".npz")
+    from mtc_cli.results import new_temp_file
+
+    fd, tmp = new_temp_file(path, suffix=".npz")
     os.close(fd)
     try:
         c = corpus.counts

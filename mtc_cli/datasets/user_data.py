@@ -24,9 +24,10 @@ import scipy.sparse as sp
 from PIL import Image
 
 from mtc_cli.datasets import access_control, images
+from mtc_cli.datasets.formats import FORMATS
 from mtc_cli.errors import MtcError
 
-FORMATS = ("csv", "tsv", "npy", "npz", "mtx", "image", "permissions")
+__all__ = ["FORMATS", "UserData", "load"]
 
 #: file-name endings (lower case) → format; longer endings are matched first
 SUFFIXES = {
@@ -96,7 +97,7 @@ def load(path, *, format: str | None = None, label_column: str | None = None,
          train_labels: str | None = None, columns: list[str] | None = None,
          drop: list[str] | tuple = (), header: bool | None = None, dropna: bool = False,
          standardize: bool = False, patch: int = 8,
-         max_pixels: int = 50_000_000) -> UserData:
+         max_pixels: int = images.MAX_PIXELS) -> UserData:
     """Read a data file into a :class:`UserData`; bad input raises :class:`MtcError`.
 
     The format comes from the file name's ending unless ``format`` (one of

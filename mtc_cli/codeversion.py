@@ -1,0 +1,90 @@
+"""The code version of an experiment: a digest of the source of its module and of every
+module of mtc (and of its own package) that it imports, directly or through others.
+
+Read statically from the ``import`` statements (function-level imports included), so that
+a change to ``models/text.py`` marks the cached tasks of the PAC-MDL experiment as stale
+and leaves those of the GMM experiments alone. A task cache entry records the version it
+was computed with; an entry of another version is recomputed.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.util
+from functools import cache
+from pathlib import Path
+
+#: packages whose modules are followed (besides the experiment's own top-level package)
+FOLLOWED = ("mtc_cli",)
+
+
+@cache
+def _root(package: str) -> Path | None:
+    """The directory holding the top-level package ``package`` (found without importing
+    any of its submodules)."""
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations))).parent
+
+
+@cache
+def _source(name: str) -> tuple[str, str] | None:
+    """(file path, source text) of module ``name`` (``a/b.py`` or ``a/b/__init__.py``
+    under its package's root), or None if there is no such file."""
+    root = _root(name.split(".")[0])
+    if root is None:
+        return None
+    base = root.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return str(path), path.read_text(encoding="utf-8")
+    return None
+
+
+def _imports(name: str, source: str, is_package: bool) -> set[str]:
+    """Modules named by the import statements of module ``name`` (relative ones resolved);
+    ``from a import b`` names ``a`` and, if it is a module, ``a.b``."""
+    package = name if is_package else name.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[:len(parts) - node.level + 1] + ([base] if base else []))
+            out.add(base)
+            out.update(f"{base}.{a.name}" for a in node.names)
+    return out
+
+
+@cache
+def modules_of(name: str) -> tuple[str, ...]:
+    """``name`` and every followed module it imports, transitively, sorted."""
+    roots = {name.split(".")[0], *FOLLOWED}
+    seen, todo = set(), [name]
+    while todo:
+        mod = todo.pop()
+        if mod in seen or mod.split(".")[0] not in roots:
+            continue
+        found = _source(mod)
+        if found is None:
+            continue
+        seen.add(mod)
+        path, text = found
+        todo.extend(_imports(mod, text, path.endswith("__init__.py")) - seen)
+    return tuple(sorted(seen))
+
+
+def code_version(name: str) -> str:
+    """sha256 (first 16 hex digits) of the sources of :func:`modules_of` ``name``."""
+    h = hashlib.sha256()
+    for mod in modules_of(name):
+        h.update(mod.encode() + b"\0" + _source(mod)[1].encode() + b"\0")
+    return h.hexdigest()[:16]
