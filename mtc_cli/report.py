@@ -1,4 +1,6 @@
-"""The README's reproduction table, built from the committed runs' ``targets.csv``."""
+"""The README's tables built from committed runs: the reproduction table (every run's
+``targets.csv``) and the league table of the criteria (``criteria_league/league.csv``),
+each written between its markers."""
 
 from __future__ import annotations
 
@@ -9,7 +11,16 @@ import pandas as pd
 from mtc_cli.errors import MtcError
 from mtc_cli.results import atomic_write_text, markdown_table
 
-START, END = "<!-- targets:start -->", "<!-- targets:end -->"
+MARKERS = {"targets": ("<!-- targets:start -->", "<!-- targets:end -->"),
+           "league": ("<!-- league:start -->", "<!-- league:end -->")}
+START, END = MARKERS["targets"]
+#: the league's columns in the README, with their headings
+LEAGUE_COLUMNS = {"model": "model", "rank": "rank", "criterion": "criterion",
+                  "recovered": "k̂ = k (all)", "recovered_k_ge_2": "k̂ = k (k ≥ 2)",
+                  "mean_abs_error": "mean |k̂ − k|", "milligan_cooper": "Milligan–Cooper",
+                  "one_cluster": "one cluster", "elongated": "elongated",
+                  "unequal_variance": "unequal variances", "real": "real (4)",
+                  "n_datasets": "data sets"}
 
 
 def reproduction_table(results_dir: Path) -> str:
@@ -30,10 +41,35 @@ def reproduction_table(results_dir: Path) -> str:
     return markdown_table(pd.concat(parts, ignore_index=True))
 
 
-def update_readme(readme: Path, table: str) -> None:
-    text = Path(readme).read_text()
-    if START not in text or END not in text:
-        raise MtcError(f"{readme}: markers {START} and {END} not found")
-    head, rest = text.split(START, 1)
-    _, tail = rest.split(END, 1)
-    atomic_write_text(readme, f"{head}{START}\n{table}\n{END}{tail}")
+def league_table(results_dir: Path) -> str | None:
+    """The league table of ``results_dir/criteria_league/league.csv`` in markdown (shares
+    as percentages), or None if there is no such run."""
+    path = Path(results_dir) / "criteria_league" / "league.csv"
+    if not path.is_file():
+        return None
+    df = pd.read_csv(path)
+    cols = [c for c in LEAGUE_COLUMNS if c in df.columns]
+    out = df[cols].copy()
+    for c in ("recovered", "recovered_k_ge_2", "milligan_cooper", "one_cluster", "elongated",
+              "unequal_variance", "real"):
+        if c in out.columns:
+            out[c] = [("–" if pd.isna(v) else f"{100 * v:.0f} %") for v in out[c]]
+    out["mean_abs_error"] = [f"{v:.2f}" for v in out["mean_abs_error"]]
+    out["criterion"] = [f"**{c}**" if c == "vote" else c for c in out["criterion"]]
+    return markdown_table(out.rename(columns=LEAGUE_COLUMNS))
+
+
+def update_readme(readme: Path, tables: dict[str, str]) -> bool:
+    """Write each table between its markers; True if the file changed."""
+    text = original = Path(readme).read_text()
+    for name, table in tables.items():
+        start, end = MARKERS[name]
+        if start not in text or end not in text:
+            raise MtcError(f"{readme}: markers {start} and {end} not found")
+        head, rest = text.split(start, 1)
+        _, tail = rest.split(end, 1)
+        text = f"{head}{start}\n{table}\n{end}{tail}"
+    if text == original:
+        return False
+    atomic_write_text(readme, text)
+    return True

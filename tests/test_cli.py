@@ -57,6 +57,9 @@ def test_report_builds_the_readme_table(cli, root, tmp_path):
     assert result.exit_code == 0, result.output
     text = readme.read_text()
     assert "STALE-TABLE" not in text and "| gmm_overlap |" in text and text.endswith("outro\n")
+    assert result.output.startswith("updated")
+    again = cli("report", tmp_path / "results", "--readme", readme)
+    assert again.output.startswith("unchanged") and readme.read_text() == text
 
 
 def test_version(cli):

@@ -100,7 +100,7 @@ def test_sparse_documents_with_spherical_kmeans(cli, tmp_path):
     topics = np.zeros((3, 60))
     for t in range(3):
         topics[t, 20 * t:20 * t + 20] = 1.0
-    docs = np.vstack([rng.poisson(2 * topics[t] + 0.05) for t in range(3) for _ in range(30)])
+    docs = np.vstack([rng.poisson(6 * topics[t] + 0.02) for t in range(3) for _ in range(30)])
     path = tmp_path / "docs.mtx"
     scipy.io.mmwrite(path, sp.csr_matrix(docs.astype(float)))
     result = run(cli, path, "--model", "spkmeans", "--k", "1..5", "--out", tmp_path / "d",

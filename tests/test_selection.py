@@ -195,3 +195,16 @@ def test_estimator_accepts_sparse_input_for_spherical_kmeans_only():
         OrderSelector(model="kmeans", k=[1, 3, 5]).fit(np.eye(20))
     with pytest.raises(ValueError, match="does not apply"):
         OrderSelector(model="kmeans", criteria=["bic"]).fit(rng.random((30, 2)))
+
+
+def test_spherical_seeds_spread_like_kmeans_plusplus():
+    # three orthogonal groups of documents: once a group holds a seed, its documents are at
+    # cosine dissimilarity 0 from it and are never drawn again, so k = 3 seeds hit 3 groups
+    X = unit_rows(np.kron(np.eye(3), np.ones((10, 4))) + 1e-3 * np.arange(120).reshape(30, 4)
+                  .repeat(3, axis=1)[:, :12])
+    groups = np.repeat(np.arange(3), 10)
+    for seed in range(20):
+        picks = SphericalKmeans.seeds(X, 3, np.random.default_rng(seed))
+        assert len(set(picks)) == 3 and set(groups[picks]) == {0, 1, 2}
+    sparse = SphericalKmeans.seeds(sp.csr_matrix(X), 3, np.random.default_rng(0))
+    assert (sparse == SphericalKmeans.seeds(X, 3, np.random.default_rng(0))).all()

@@ -126,6 +126,11 @@ def cosines(X, M: np.ndarray) -> np.ndarray:
     return np.asarray(X @ M.T)
 
 
+def _dense_row(X, i: int) -> np.ndarray:
+    row = X[i]
+    return np.asarray(row.toarray() if sp.issparse(row) else row, dtype=np.float64).reshape(1, -1)
+
+
 @dataclass(frozen=True)
 class SphericalKmeansSolution:
     """Unit centroids μ_k (k, d) of a spherical k-means solution."""
@@ -135,9 +140,9 @@ class SphericalKmeansSolution:
 
 @dataclass(frozen=True)
 class SphericalKmeans:
-    """Spherical k-means (:func:`mtc_cli.models.text.spkmeans`) from ``n_init`` random sets
-    of k distinct seed documents, the run of least cost Σ_i (1 − x_iᵀμ_c(i)) kept. Rows of X
-    must have unit L2 norm (:func:`unit_rows`)."""
+    """Spherical k-means (:func:`mtc_cli.models.text.spkmeans`) from ``n_init`` sets of k
+    seed documents (:meth:`seeds`), the run of least cost Σ_i (1 − x_iᵀμ_c(i)) kept. Rows
+    of X must have unit L2 norm (:func:`unit_rows`)."""
 
     n_init: int = 1
     beta_factor: float = 0.75
@@ -145,14 +150,31 @@ class SphericalKmeans:
     metric: str = "cosine"
 
     def fit(self, X, k: int, rng: np.random.Generator) -> Fit:
-        n = X.shape[0]
         best = None
         for _ in range(self.n_init):
-            run = text.spkmeans(X, rng.choice(n, size=k, replace=False))
+            run = text.spkmeans(X, self.seeds(X, k, rng))
             if best is None or run.costs[-1] < best.costs[-1]:
                 best = run
         labels = best.labels.astype(np.intp)
         return Fit(k, SphericalKmeansSolution(self.centroids(X, labels, k)), labels)
+
+    @staticmethod
+    def seeds(X, k: int, rng: np.random.Generator) -> np.ndarray:
+        """k distinct seed documents drawn as k-means++ draws its centres (Arthur &
+        Vassilvitskii 2007), with the cosine dissimilarity 1 − xᵀy: the first uniformly,
+        each next with probability ∝ its dissimilarity to the nearest seed so far."""
+        n = X.shape[0]
+        chosen = [int(rng.integers(n))]
+        gap = np.clip(1.0 - cosines(X, _dense_row(X, chosen[0])).ravel(), 0.0, None)
+        for _ in range(1, k):
+            gap[chosen] = 0.0
+            total = gap.sum()
+            free = np.setdiff1d(np.arange(n), chosen)
+            pick = int(rng.choice(n, p=gap / total)) if total > 0 else int(rng.choice(free))
+            chosen.append(pick)
+            gap = np.minimum(gap, np.clip(1.0 - cosines(X, _dense_row(X, pick)).ravel(), 0.0,
+                                          None))
+        return np.asarray(chosen, dtype=np.intp)
 
     @staticmethod
     def centroids(X, labels: np.ndarray, k: int) -> np.ndarray:
