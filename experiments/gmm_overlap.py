@@ -13,6 +13,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 from matplotlib.gridspec import GridSpec
+from matplotlib.ticker import MaxNLocator
 
 from mtc_cli import plotting
 from mtc_cli.config import param
@@ -25,6 +26,9 @@ from mtc_cli.models import gmm
 CRITERIA = {"mtc": "min", "bic": "min", "aic": "min"}
 LABELS = {"mtc": "MTC (transfer cost)", "bic": "BIC", "aic": "AIC"}
 YLABELS = {"mtc": "NLL of X² per item", "bic": "BIC on X¹", "aic": "AIC on X¹"}
+DISTANCES = ("centres", "radius")
+#: the paper's σ where BIC and MTC leave k = 3, "of the distance between the centers"
+PAPER_THRESHOLDS = {"bic": 0.60, "mtc": 0.85}
 
 
 @dataclass(frozen=True)
@@ -35,7 +39,14 @@ class Params:
     weights: list[float] | None = param(None, help="mixing weights (default: equal)", min=0.0)
     sigma_over_d: list[float] = param(
         [round(0.1 + 0.05 * i, 2) for i in range(29)],
-        help="grid of the common isotropic standard deviation σ in units of d", min=0.0)
+        help="grid of the common isotropic standard deviation σ in units of the distance "
+             "named by 'distance'", min=0.0)
+    distance: str = param("centres", help="what σ is measured against: 'centres', the "
+                                          "distance d between two centres (the paper's "
+                                          "'distance between the centers'); 'radius', the "
+                                          "distance r from the centres' mean to a centre "
+                                          "(d/√3 for the triangle)",
+                          choices=list(DISTANCES))
     n: int = param(500, help="items in each of X¹ and X²", min=2)
     k_max: int = param(8, help="largest number of components offered", min=1, max=50)
     covariance_type: str = param("full", help="GMM covariance model",
@@ -50,6 +61,18 @@ def centre_distance(centres) -> float:
     """d: the smallest distance between two component centres."""
     c = np.asarray(centres, dtype=np.float64)
     return min(float(np.linalg.norm(a - b)) for a, b in combinations(c, 2))
+
+
+def radius(centres) -> float:
+    """r: the mean distance of the centres from their mean (d/√3 for an equilateral
+    triangle of side d)."""
+    c = np.asarray(centres, dtype=np.float64)
+    return float(np.linalg.norm(c - c.mean(axis=0), axis=1).mean())
+
+
+def unit(centres, distance: str) -> float:
+    """The length σ is measured in: d (``centres``) or r (``radius``)."""
+    return centre_distance(centres) if distance == "centres" else radius(centres)
 
 
 class GmmOverlap(Experiment):
@@ -78,12 +101,14 @@ class GmmOverlap(Experiment):
     def tasks(self, p: Params) -> list[dict]:
         shared = {"centres": p.centres, "weights": p.weights, "n": p.n, "k_max": p.k_max,
                   "covariance_type": p.covariance_type, "n_init": p.n_init}
+        if p.distance != "centres":  # the default stays out of the key (runs keep theirs)
+            shared["distance"] = p.distance
         return [{"sigma_over_d": s, "rep": r, **shared}
                 for s in p.sigma_over_d for r in range(p.reps)]
 
     def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
         centres = np.asarray(task["centres"], dtype=np.float64)
-        sigma = task["sigma_over_d"] * centre_distance(centres)
+        sigma = task["sigma_over_d"] * unit(centres, task.get("distance", "centres"))
         X1, _ = gmm.sample(rng, task["n"], centres, sigma, task["weights"])
         X2, _ = gmm.sample(rng, task["n"], centres, sigma, task["weights"])
         d = X1.shape[1]
@@ -109,22 +134,33 @@ class GmmOverlap(Experiment):
         return out
 
     def tables(self, rows, summary, p: Params) -> dict:
-        """``thresholds``: per criterion the smallest σ/d whose median choice is below
-        the true k (one wide row, so targets can compare criteria)."""
+        """``thresholds``: per criterion the smallest σ (in the config's unit) whose median
+        choice is below the true k, and the same σ in units of d (``_d``) and of r (``_r``),
+        the two readings of the paper's "distance between the centers" (one wide row, so
+        targets can compare criteria)."""
         wide = {}
+        to_d = unit(p.centres, p.distance) / centre_distance(p.centres)
+        to_r = unit(p.centres, p.distance) / radius(p.centres)
         for c in CRITERIA:
             s = summary[summary["criterion"] == c].sort_values("sigma_over_d")
             below = s.loc[s["selected_k"] < s["true_k"], "sigma_over_d"]
-            wide[f"{c}_first_below"] = float(below.min()) if len(below) else np.nan
+            first = float(below.min()) if len(below) else np.nan
+            wide[f"{c}_first_below"] = first
+            wide[f"{c}_first_below_d"] = first * to_d
+            wide[f"{c}_first_below_r"] = first * to_r
         wide["mtc_over_bic"] = wide["mtc_first_below"] / wide["bic_first_below"]
+        wide["grid_step_d"] = round(float(np.min(np.diff(sorted(p.sigma_over_d)))), 12) * to_d \
+            if len(p.sigma_over_d) > 1 else np.nan
+        wide["grid_step_r"] = wide["grid_step_d"] * centre_distance(p.centres) \
+            / radius(p.centres)
         return {"thresholds": pd.DataFrame([wide])}
 
     def plot(self, rows, summary, p: Params, outdir) -> list:
         grid = np.sort(rows["sigma_over_d"].unique())
         examples = sorted({float(grid[np.abs(grid - s).argmin()]) for s in p.example_sigmas})
-        fig = plotting.new_figure(11, 3.0 * len(examples) + 3.6)
-        gs = GridSpec(len(examples) + 1, 3, figure=fig, hspace=0.55, wspace=0.3,
-                      height_ratios=[1] * len(examples) + [1.25])
+        fig = plotting.new_figure(11, 3.0 * len(examples) + 4.4)
+        gs = GridSpec(len(examples) + 1, 3, figure=fig, hspace=0.8, wspace=0.3,
+                      height_ratios=[1] * len(examples) + [1.6])
         for i, s in enumerate(examples):
             sub = rows[np.isclose(rows["sigma_over_d"], s)]
             for j, c in enumerate(CRITERIA):
@@ -134,28 +170,41 @@ class GmmOverlap(Experiment):
                                  & (summary["criterion"] == c)]["selected_k"]
                 if len(chosen):
                     ax.axvline(chosen.iloc[0], color="#999999", ls=":", lw=1)
-                ax.set_title(f"{LABELS[c]}, σ/d = {s:g}")
+                ax.set_title(f"{LABELS[c]}, σ/{'d' if p.distance == 'centres' else 'r'} "
+                             f"= {s:g}")
                 ax.set_xlabel("k")
                 ax.set_ylabel(YLABELS[c])
         ax = fig.add_subplot(gs[-1, :])
-        offsets = {"mtc": 0.0, "bic": -0.06, "aic": 0.06}
+        offsets = {"mtc": 0.0, "bic": -0.07, "aic": 0.07}
+        name = "d" if p.distance == "centres" else "r"
         for c in CRITERIA:
             s = summary[summary["criterion"] == c].sort_values("sigma_over_d")
-            x = s["sigma_over_d"].to_numpy()
-            ax.fill_between(x, s["selected_k_q25"] + offsets[c], s["selected_k_q75"] + offsets[c],
-                            color=plotting.color(c), alpha=0.15, lw=0)
-            ax.plot(x, s["selected_k"] + offsets[c], marker="o", ms=3, color=plotting.color(c),
-                    label=f"{LABELS[c]} (median, quartiles)")
+            x, off = s["sigma_over_d"].to_numpy(), offsets[c]
+            ax.fill_between(x, s["selected_k_q25"] + off, s["selected_k_q75"] + off,
+                            step="mid", color=plotting.color(c), alpha=0.15, lw=0)
+            ax.step(x, s["selected_k"] + off, where="mid", color=plotting.color(c), lw=1.2)
+            ax.plot(x, s["selected_k"] + off, "o", ms=3, color=plotting.color(c),
+                    label=f"{LABELS[c]} (median, quartiles; drawn {off:+.2f} off its k)"
+                    if off else f"{LABELS[c]} (median, quartiles)")
         true_k = int(summary["true_k"].iloc[0])
         ax.axhline(true_k, color="#999999", lw=0.8, ls="--", label=f"true k = {true_k}")
-        for x, c in ((0.60, "bic"), (0.85, "mtc")):
-            ax.axvline(x, color=plotting.color(c), lw=0.8, ls=":", alpha=0.8)
-        ax.set_xlabel("σ / d   (dotted: the paper's σ/d where BIC (0.60) and MTC (0.85) "
-                      "leave k = 3)")
+        to_paper = unit(p.centres, "centres") / unit(p.centres, p.distance)
+        for c, x in PAPER_THRESHOLDS.items():
+            ax.axvline(x * to_paper, color=plotting.color(c), lw=0.8, ls=":", alpha=0.9,
+                       label=f"paper: {c.upper()} leaves k = 3 at σ/d = {x:.2f}")
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        meaning = {"d": "d: distance between two centres", "r": "r: centre to the middle"}
+        ax.set_xlabel(f"σ / {name}   ({meaning[name]})")
+        other = "r" if name == "d" else "d"
+        scale = unit(p.centres, p.distance) / unit(p.centres, "radius" if name == "d"
+                                                   else "centres")
+        top = ax.secondary_xaxis("top", functions=(lambda v: v * scale, lambda v: v / scale))
+        top.set_xlabel(f"σ / {other}   ({meaning[other]})", fontsize=8)
         ax.set_ylabel("selected k")
-        ax.set_title(f"Selected number of Gaussians vs overlap (n = {p.n} per set, "
-                     f"{p.covariance_type} covariances, {p.reps} repetitions)")
-        ax.legend(loc="center right")
+        ax.text(0.0, 1.2, f"Selected number of Gaussians vs overlap (n = {p.n} per set, "
+                f"{p.covariance_type} covariances, {p.reps} repetitions)",
+                transform=ax.transAxes, fontsize=10)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, borderaxespad=0)
         return [plotting.save(fig, outdir / "gmm_overlap.png")]
 
 

@@ -331,11 +331,12 @@ def _print_outcome(outcome) -> None:
     click.echo("\nSummary: selected k per condition and criterion (median [quartiles]):")
     click.echo(format_table(summary_wide(outcome.summary)))
     if outcome.targets is not None and not outcome.targets.empty:
-        t = outcome.targets[["claim", "holds", "observed"]].copy()
-        t["holds"] = t["holds"].map({True: "yes", False: "NO"})
+        from mtc_cli.report import count_line, tagged_claims
+
+        t = outcome.targets.assign(claim=tagged_claims(outcome.targets))
+        t = t[["claim", "status", "observed"]]
         t["observed"] = [o if len(o) <= 90 else o[:89] + "…" for o in t["observed"]]
-        held = int(outcome.targets["holds"].sum())
-        click.echo(f"\nPaper targets ({held}/{len(t)} hold):")
+        click.echo(f"\nTargets — {count_line(outcome.targets)}:")
         click.echo(format_table(t))
     s = outcome.stats
     click.echo(f"\n{s['n_computed']} tasks computed, {s['n_cached']} from cache. "
@@ -344,15 +345,24 @@ def _print_outcome(outcome) -> None:
 
 @main.command()
 @click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--config", "config", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also re-derive summary, tables and targets from rows.csv with this "
+              "config (one that changes targets, tables or figures, not the tasks).")
 @PLUGIN
 @_one_line_errors
-def render(run_dir, plugins):
+def render(run_dir, config, plugins):
     """Redraw the figures of RUN_DIR from its CSVs and run.json alone."""
     from mtc_cli import pipeline
 
     _plugins(plugins)
-    for f in pipeline.render(run_dir):
-        click.echo(str(f))
+    if config is None:
+        for f in pipeline.render(run_dir):
+            click.echo(str(f))
+        return
+    from mtc_cli.config import load_config
+
+    cfg = load_config(config)
+    _print_outcome(pipeline.rederive(run_dir, cfg))
 
 
 @main.command("list")

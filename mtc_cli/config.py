@@ -22,7 +22,8 @@ from mtc_cli.errors import MtcError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 COMMON_KEYS = ("experiment", "description", "seed", "targets", "quick", "cluster")
-TARGET_KEYS = ("claim", "table", "where", "expect", "paper")
+TARGET_KEYS = ("claim", "table", "where", "expect", "paper", "kind", "testable", "why")
+TARGET_KINDS = ("paper", "derived", "ours")
 
 
 def param(default, help: str, *, min=None, max=None, choices=None,  # noqa: A002
@@ -45,10 +46,14 @@ def _copy(value):
 
 @dataclass(frozen=True)
 class Target:
-    """A paper's claim, checked on a results table after the run.
+    """A claim checked on a results table after the run (:mod:`mtc_cli.expressions`).
 
-    ``where`` is a pandas query selecting rows of ``table`` (default ``summary``);
-    ``expect`` is a pandas expression that must be true on every selected row.
+    ``where`` selects rows of ``table`` (default ``summary``); ``expect`` must be true on
+    every selected row. ``kind``: ``paper`` — the paper's own claim, fixed before the run;
+    ``derived`` — a reading of ours beside a paper claim (another convention, more
+    replications); ``ours`` — no paper claim behind it. ``testable: false`` with ``why``:
+    the design cannot decide the claim; it is reported as not testable, not as held or
+    failed.
     """
 
     claim: str
@@ -56,6 +61,9 @@ class Target:
     table: str = "summary"
     where: str = ""
     paper: str = ""
+    kind: str = "paper"
+    testable: bool = True
+    why: str = ""
 
 
 @dataclass
@@ -217,7 +225,15 @@ def _target(item, i, path) -> Target:
                 expressions.parse(str(item[key]))
             except MtcError as exc:
                 raise MtcError(f"{path}: key 'targets[{i}].{key}': {exc}") from None
-    return Target(**{k: str(v) for k, v in item.items()})
+    if item.get("kind", "paper") not in TARGET_KINDS:
+        raise MtcError(f"{path}: key 'targets[{i}].kind': expected one of "
+                       f"{', '.join(TARGET_KINDS)}, got {item['kind']!r}")
+    if not isinstance(item.get("testable", True), bool):
+        raise MtcError(f"{path}: key 'targets[{i}].testable': expected true or false")
+    if item.get("testable") is False and not item.get("why"):
+        raise MtcError(f"{path}: key 'targets[{i}].why': a target that is not testable says "
+                       "why")
+    return Target(**{k: (v if k == "testable" else str(v)) for k, v in item.items()})
 
 
 def _merge(base: dict, over: dict) -> dict:

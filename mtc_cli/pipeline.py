@@ -22,7 +22,14 @@ from mtc_cli.config import Config, config_from_mapping
 from mtc_cli.errors import MtcError
 from mtc_cli.registry import get_experiment
 from mtc_cli.results import check_targets, write_csv, write_json
-from mtc_cli.runner import experiment_version, load_rows, provenance, run_tasks, task_key
+from mtc_cli.runner import (
+    experiment_version,
+    git_commit,
+    load_rows,
+    provenance,
+    run_tasks,
+    task_key,
+)
 
 
 @dataclass
@@ -145,7 +152,22 @@ def finish(cfg: Config, exp, run_dir: Path, stats: dict, tasks: list[dict]) -> O
     timing = exp.timing(rows)
     write_csv(rows.drop(columns=list(exp.timing_columns), errors="ignore"),
               run_dir / "rows.csv")
-    rows = pd.read_csv(run_dir / "rows.csv")
+    summary, targets, figures = derive(cfg, exp, run_dir, pd.read_csv(run_dir / "rows.csv"))
+    meta = provenance(cfg, stats)
+    if timing is not None:
+        meta["timing"] = timing.to_dict(orient="records")
+    previous = run_dir / "run.json"
+    if stats["n_computed"] == 0 and previous.is_file():
+        # nothing recomputed: keep the timing of the invocation that computed the tasks
+        old = json.loads(previous.read_text())
+        meta.update({k: old[k] for k in ("wall_time_s", "jobs", "backend") if k in old})
+    write_json(meta, previous)
+    return Outcome(run_dir, stats, summary, targets, figures, cfg, exp)
+
+
+def derive(cfg: Config, exp, run_dir: Path, rows: pd.DataFrame):
+    """Everything downstream of ``rows.csv``: summary, tables, targets and figures, each
+    table written and read back before it is used (figures come from the CSVs alone)."""
     summary = exp.summarize(rows, cfg.params)
     write_csv(summary, run_dir / "summary.csv")
     summary = pd.read_csv(run_dir / "summary.csv")
@@ -158,17 +180,37 @@ def finish(cfg: Config, exp, run_dir: Path, stats: dict, tasks: list[dict]) -> O
         write_csv(targets, run_dir / "targets.csv")
     else:  # a user's own data: the paper's claims are not about it
         targets = pd.DataFrame()
-    figures = exp.plot(rows, summary, cfg.params, run_dir)
-    meta = provenance(cfg, stats)
-    if timing is not None:
-        meta["timing"] = timing.to_dict(orient="records")
-    previous = run_dir / "run.json"
-    if stats["n_computed"] == 0 and previous.is_file():
-        # nothing recomputed: keep the timing of the invocation that computed the tasks
-        old = json.loads(previous.read_text())
-        meta.update({k: old[k] for k in ("wall_time_s", "jobs", "backend") if k in old})
-    write_json(meta, previous)
-    return Outcome(run_dir, stats, summary, targets, figures, cfg, exp)
+    return summary, targets, exp.plot(rows, summary, cfg.params, run_dir)
+
+
+def rederive(run_dir: Path, cfg: Config) -> Outcome:
+    """Re-derive summary, tables, targets and figures of a finished run from its
+    ``rows.csv`` with the config ``cfg`` — for a config that changes what is derived
+    (targets, tables, figures), not what is computed: its tasks must be the run's own.
+    ``run.json`` keeps the provenance of the rows and records the commit that re-derived."""
+    run_dir = Path(run_dir)
+    for name in ("run.json", "rows.csv"):
+        if not (run_dir / name).is_file():
+            raise MtcError(f"{run_dir}: not a finished run directory (missing {name})")
+    old = _config_of(run_dir, "run.json")
+    exp = get_experiment(cfg.experiment)
+    if old.experiment != cfg.experiment or old.seed != cfg.seed or \
+            _task_keys(exp, old) != _task_keys(exp, cfg):
+        raise MtcError(f"{cfg.path}: computes other tasks than the run in {run_dir}; run it "
+                       "instead (mtc run)")
+    with runlock.hold(run_dir):
+        rows = pd.read_csv(run_dir / "rows.csv")
+        summary, targets, figures = derive(cfg, exp, run_dir, rows)
+        meta = json.loads((run_dir / "run.json").read_text())
+        meta.update(config_file=str(cfg.path), config=cfg.resolved(),
+                    derived_by=git_commit())
+        write_json(meta, run_dir / "run.json")
+    return Outcome(run_dir, {"n_computed": 0, "n_cached": 0}, summary, targets, figures,
+                   cfg, exp)
+
+
+def _task_keys(exp, cfg: Config) -> list[str]:
+    return [task_key(exp.name, cfg.seed, t) for t in exp.tasks(cfg.params)]
 
 
 def paper_targets(exp, params) -> bool:

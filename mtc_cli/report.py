@@ -23,22 +23,51 @@ LEAGUE_COLUMNS = {"model": "model", "rank": "rank", "criterion": "criterion",
                   "n_datasets": "data sets"}
 
 
+def tagged_claims(targets: pd.DataFrame) -> list[str]:
+    """Each claim, tagged ``(derived)`` or ``(ours)`` when it is not the paper's own."""
+    kinds = targets["kind"] if "kind" in targets else pd.Series("paper", index=targets.index)
+    return [c if k == "paper" else f"({k}) {c}" for c, k in zip(targets["claim"], kinds,
+                                                                 strict=True)]
+
+
+def _status(targets: pd.DataFrame) -> pd.Series:
+    if "status" in targets:
+        return targets["status"]
+    return targets["holds"].astype(str).map({"True": "holds", "False": "fails"})
+
+
+def count_line(targets: pd.DataFrame) -> str:
+    """'N paper claims: H hold, F fail, T not testable; D derived/ours: …' of a table."""
+    status = _status(targets)
+    kinds = targets["kind"] if "kind" in targets else pd.Series("paper", index=targets.index)
+    parts = []
+    for label, mask in (("paper claims", kinds == "paper"),
+                        ("derived and our own targets", kinds != "paper")):
+        if not mask.any():
+            continue
+        s = status[mask]
+        text = f"{int(mask.sum())} {label}: {int((s == 'holds').sum())} hold, " \
+               f"{int((s == 'fails').sum())} fail"
+        for extra in ("not testable", "error"):
+            if (s == extra).any():
+                text += f", {int((s == extra).sum())} {extra}"
+        parts.append(text)
+    return "; ".join(parts)
+
+
 def reproduction_table(results_dir: Path) -> str:
-    """One markdown row per paper target of every run directly under ``results_dir``."""
+    """The count line and one markdown row per target of every run directly under
+    ``results_dir`` (its claim tagged by kind, the paper's value, ours, the status)."""
     files = sorted(Path(results_dir).glob("*/targets.csv"))
     if not files:
         raise MtcError(f"{results_dir}: no */targets.csv found")
-    parts = []
-    for f in files:
-        df = pd.read_csv(f, keep_default_na=False)
-        parts.append(pd.DataFrame({
-            "run": f.parent.name,
-            "paper's claim": df["claim"],
-            "paper": df["paper"],
-            "ours": df["observed"],
-            "holds": df["holds"].astype(str).map({"True": "yes", "False": "**no**"}),
-        }))
-    return markdown_table(pd.concat(parts, ignore_index=True))
+    frames = [pd.read_csv(f, keep_default_na=False).assign(run=f.parent.name) for f in files]
+    df = pd.concat(frames, ignore_index=True)
+    status = _status(df).map({"holds": "yes", "fails": "**no**", "not testable":
+                              "not testable", "error": "**error**"})
+    table = pd.DataFrame({"run": df["run"], "claim": tagged_claims(df), "paper": df["paper"],
+                          "ours": df["observed"], "holds": status})
+    return f"{count_line(df)}.\n\n" + markdown_table(table)
 
 
 def league_table(results_dir: Path) -> str | None:

@@ -104,13 +104,16 @@ _COMPARISON = re.compile(r"<=|>=|==|!=|<|>")
 
 
 def check_targets(targets, tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """Evaluate each paper target on its table: does ``expect`` hold on every row that
-    ``where`` selects? Expressions are :mod:`mtc_cli.expressions` (data, not code); one
-    that cannot be evaluated on the table (an unknown column) is reported, not raised."""
+    """Evaluate each target on its table: does ``expect`` hold on every row that ``where``
+    selects? ``status`` is ``holds``, ``fails``, ``not testable`` (the target says the
+    design cannot decide it; its values are still shown) or ``error`` (an expression that
+    cannot be evaluated on the table, e.g. an unknown column: reported, not raised).
+    Expressions are :mod:`mtc_cli.expressions` (data, not code)."""
     out = []
     for t in targets:
-        row = {"claim": t.claim, "table": t.table, "where": t.where, "expect": t.expect,
-               "paper": t.paper, "holds": False, "observed": ""}
+        row = {"claim": t.claim, "kind": t.kind, "status": "error", "holds": False,
+               "table": t.table, "where": t.where, "expect": t.expect, "paper": t.paper,
+               "why": t.why, "observed": ""}
         df = tables.get(t.table)
         try:
             if df is None:
@@ -118,14 +121,19 @@ def check_targets(targets, tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
             sel = _select(df, t.where)
             if sel.empty:
                 row["observed"] = "no rows selected"
+                row["status"] = "fails"
             else:
                 ok = _per_row(expressions.evaluate(t.expect, sel), sel.index)
                 row["holds"] = bool(ok.all())
+                row["status"] = "holds" if row["holds"] else "fails"
                 row["observed"] = _observed(sel, ok, t)
         except (MtcError, TypeError, ValueError, ZeroDivisionError) as exc:
             row["observed"] = f"error: {exc}"
+        if not t.testable:
+            row["status"], row["holds"] = "not testable", False
         out.append(row)
-    cols = ["claim", "holds", "observed", "paper", "table", "where", "expect"]
+    cols = ["claim", "kind", "status", "holds", "observed", "paper", "why", "table", "where",
+            "expect"]
     return pd.DataFrame(out, columns=cols)
 
 

@@ -200,7 +200,7 @@ def run_tasks(experiment, tasks: list[dict], seed: int, run_dir: Path, *, jobs: 
     if len(set(keys)) != len(keys):
         raise ValueError(f"experiment {experiment.name} produced duplicate tasks")
     version = experiment_version(experiment)
-    stamp = {"code_version": version, "git_commit": _git_commit()}
+    stamp = {"code_version": version, "git_commit": git_commit()}
     mine = [i for i in range(len(tasks)) if shard is None or i % shard[1] == shard[0]]
     todo, stale = [], 0
     for i in mine:
@@ -356,7 +356,7 @@ def provenance(cfg, stats: dict) -> dict:
     }
 
 
-def _git_commit() -> str | None:
+def git_commit() -> str | None:
     import subprocess
 
     from mtc_cli.config import PROJECT_ROOT

@@ -13,7 +13,7 @@ def test_quick_run_writes_every_output_and_render_redraws(cli, root, tmp_path):
     result = cli("run", root / "configs" / "gmm_overlap.yaml", "--quick", "--out", out,
                  "--set", "reps=2", "-j", "1")
     assert result.exit_code == 0, result.output
-    assert "Summary" in result.output and "Paper targets" in result.output
+    assert "Summary" in result.output and "Targets — 7 paper claims" in result.output
     assert str(out) in result.output
     for name in ("rows.csv", "summary.csv", "targets.csv", "thresholds.csv", "run.json",
                  "gmm_overlap.png"):
@@ -25,7 +25,8 @@ def test_quick_run_writes_every_output_and_render_redraws(cli, root, tmp_path):
     assert set(CONTRACT_SUMMARY) <= set(summary.columns)
     assert len(summary) == 3 * 3  # three σ values × three criteria
     targets = pd.read_csv(out / "targets.csv")
-    assert list(targets.columns[:3]) == ["claim", "holds", "observed"] and len(targets) == 6
+    assert list(targets.columns[:5]) == ["claim", "kind", "status", "holds", "observed"]
+    assert len(targets) == 10 and set(targets["kind"]) == {"paper", "derived"}
 
     (out / "gmm_overlap.png").unlink()
     rendered = cli("render", out)

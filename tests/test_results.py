@@ -51,6 +51,23 @@ def test_targets_hold_fail_and_report_errors():
     assert "fails at x=0.3" in out.observed[1]
     assert out.observed[2].startswith("error:") and "no rows" in out.observed[3]
     assert "no table 'missing'" in out.observed[4]
+    assert list(out.status) == ["holds", "fails", "error", "fails", "error", "holds"]
+
+
+def test_kinds_and_targets_that_cannot_be_tested():
+    summary = pd.DataFrame({"selected_k": [3, 3]})
+    out = check_targets([
+        Target("paper's", "selected_k == 3"),
+        Target("ours", "selected_k == 2", kind="ours"),
+        Target("undecidable", "selected_k == 3", testable=False, why="one cluster only"),
+    ], {"summary": summary})
+    assert list(out.kind) == ["paper", "ours", "paper"]
+    assert list(out.status) == ["holds", "fails", "not testable"]
+    assert list(out.holds) == [True, False, False]  # not testable is neither held nor failed
+    from mtc_cli.report import count_line
+
+    assert count_line(out) == ("2 paper claims: 1 hold, 0 fail, 1 not testable; 1 derived "
+                               "and our own targets: 0 hold, 1 fail")
 
 
 def test_mean_curves_by_hand():
