@@ -34,9 +34,13 @@ DATASETS = ("gaussians", "rings", "spirals")
 @dataclass(frozen=True)
 class Gaussians:
     sizes: list[int] = param([50, 50, 100], help="points per cloud", min=1)
-    centres: list[list[float]] = param([[0.0, 0.0], [4.0, 0.0], [2.0, 3.3]],
+    centres: list[list[float]] = param([[0.0, 0.0], [2.5, 0.0], [1.25, 6.0]],
                                        help="cloud centres")
     sds: list[float] = param([0.5, 0.5, 1.0], help="standard deviation per cloud", min=0.0)
+    separations: list[float] = param(
+        [], help="a sweep: the gaussians/kmeans case again with the second cloud moved to "
+                 "each of these distances from the first (along the line through both)",
+        min=0.0)
 
 
 @dataclass(frozen=True)
@@ -70,7 +74,7 @@ class Params:
 def generate(name: str, spec: dict, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The toy data set ``name`` (points, true components) from its settings and seed."""
     rng = np.random.default_rng(seed)
-    if name == "gaussians":
+    if name.startswith("gaussians"):
         return toy.gaussian_clouds(rng, spec["sizes"], spec["centres"], spec["sds"])
     if name == "rings":
         return toy.rings(rng, spec["sizes"], spec["radii"], spec["noise"])
@@ -113,9 +117,13 @@ class StabilityToy(Experiment):
             check_memory(f"{name}.sizes", 8.0 * 4 * n * n)  # path-based dissimilarities
 
     def tasks(self, p: Params) -> list[dict]:
-        return [{"dataset": d, "clusterer": c, "data": asdict(getattr(p, d)),
+        out = [{"dataset": d, "clusterer": c, "data": _spec(p, d), "data_seed": p.data_seed,
+                "run": r, "criteria": asdict(p.criteria)}
+               for d, c in _cases(p) for r in range(p.runs)]
+        out += [{"dataset": name, "clusterer": "kmeans", "data": spec,
                  "data_seed": p.data_seed, "run": r, "criteria": asdict(p.criteria)}
-                for d, c in _cases(p) for r in range(p.runs)]
+                for name, spec in _sweep(p) for r in range(p.runs)]
+        return out
 
     def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
         X, truth = generate(task["dataset"], task["data"], task["data_seed"])
@@ -128,21 +136,29 @@ class StabilityToy(Experiment):
 
     def summarize(self, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
         out = model_order.summarize(rows, list(self.condition))
-        out["true_k"] = [len(getattr(p, d).sizes) for d in out["dataset"]]
+        out["true_k"] = [len(getattr(p, d.split("-")[0]).sizes) for d in out["dataset"]]
         return out
 
     def tables(self, rows, summary, p: Params) -> dict:
-        """``table1``: the toy rows of Lange et al.'s Table 1; ``curves``: mean curves
-        over runs; ``points``: the data sets (for the scatter plots)."""
+        """``table1``: the toy rows of Lange et al.'s Table 1 (and the sweep's);
+        ``curves``: mean curves over runs; ``points``: the data sets (for the scatter
+        plots); ``design``: the distances of the 3 Gaussians (the two small clouds' to each
+        other and to the big one); ``sweep``: each criterion's choice against the small
+        clouds' separation."""
         true_k = {d: len(getattr(p, d).sizes) for d, _ in _cases(p)}
+        true_k.update({name: len(p.gaussians.sizes) for name, _ in _sweep(p)})
         points = []
         for d in dict.fromkeys(d for d, _ in _cases(p)):
-            X, truth = generate(d, asdict(getattr(p, d)), p.data_seed)
+            X, truth = generate(d, _spec(p, d), p.data_seed)
             points.append(pd.DataFrame({"dataset": d, "x": X[:, 0], "y": X[:, 1],
                                         "component": truth}))
-        return {"table1": model_order.table1(rows, summary, PAPER, true_k),
+        t1 = model_order.table1(rows, summary, PAPER, true_k)
+        sweep = t1[t1["dataset"].str.startswith("gaussians-sep")]
+        sweep = sweep.assign(separation=[float(d.split("sep")[1]) for d in sweep["dataset"]])
+        return {"table1": t1[~t1["dataset"].isin(sweep["dataset"])],
                 "curves": model_order.curves(rows, list(self.condition)),
-                "points": pd.concat(points, ignore_index=True)}
+                "points": pd.concat(points, ignore_index=True), "design": _design(p),
+                "sweep": sweep[["separation", *model_order.CRITERIA, "runs"]]}
 
     def plot(self, rows, summary, p: Params, outdir) -> list:
         outdir = Path(outdir)
@@ -163,7 +179,56 @@ class StabilityToy(Experiment):
             ax.set_title(f"{name} (data_seed {p.data_seed})")
             ax.legend(fontsize=6, markerscale=2)
         paths.append(plotting.save(fig, outdir / "stability_toy_data.png"))
+        if (outdir / "sweep.csv").is_file() and len(pd.read_csv(outdir / "sweep.csv")):
+            paths.append(_plot_sweep(pd.read_csv(outdir / "sweep.csv"),
+                                     outdir / "stability_toy_sweep.png"))
         return paths
+
+
+def _spec(p: Params, name: str) -> dict:
+    spec = asdict(getattr(p, name))
+    spec.pop("separations", None)  # the sweep's, not the data set's
+    return spec
+
+
+def _sweep(p: Params) -> list[tuple[str, dict]]:
+    """(name, data spec) of every separation of the sweep: the second Gaussian moved along
+    the line from the first to it, to the given distance from the first."""
+    base = _spec(p, "gaussians")
+    c = np.asarray(base["centres"], dtype=np.float64)
+    direction = (c[1] - c[0]) / np.linalg.norm(c[1] - c[0])
+    out = []
+    for sep in p.gaussians.separations:
+        centres = c.copy()
+        centres[1] = c[0] + sep * direction
+        out.append((f"gaussians-sep{sep:g}", {**base, "centres": centres.tolist()}))
+    return out
+
+
+def _design(p: Params) -> pd.DataFrame:
+    """The 3 Gaussians' geometry: the distance between the two small clouds (the first
+    two) and the smaller of their distances to the third, in cloud sds."""
+    c = np.asarray(p.gaussians.centres, dtype=np.float64)
+    small = float(np.linalg.norm(c[0] - c[1]))
+    to_big = float(min(np.linalg.norm(c[0] - c[2]), np.linalg.norm(c[1] - c[2])))
+    return pd.DataFrame([{"small_apart": small, "small_to_big": to_big,
+                          "small_apart_in_sd": small / max(p.gaussians.sds[:2])}])
+
+
+def _plot_sweep(sweep: pd.DataFrame, path: Path) -> Path:
+    """Each criterion's median choice against the small clouds' separation."""
+    fig, axes = plotting.figure(1, 1, width=5.5, height=3.4)
+    ax = axes[0, 0]
+    for j, c in enumerate(model_order.CRITERIA):
+        ax.plot(sweep["separation"], sweep[c] + 0.06 * (j - 1.5), marker="o", ms=4,
+                label=model_order.LABELS[c])
+    ax.axhline(3, color="#999999", ls="--", lw=0.8, label="3 clouds")
+    ax.set_xlabel("distance between the two small clouds (sd 0.5 each)")
+    ax.set_ylabel("selected k (median over runs; offset for legibility)")
+    ax.yaxis.get_major_locator().set_params(integer=True)
+    ax.set_title("3 Gaussians: the small clouds moved apart", fontsize=9)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return plotting.save(fig, path)
 
 
 experiment = StabilityToy()
