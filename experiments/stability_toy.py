@@ -29,6 +29,8 @@ PAPER = {("gaussians", "kmeans"): {"stability": 3, "gap": 3, "clest": 3,
          ("rings", "pathbased"): {"stability": 3, "gap": 1, "clest": 1,
                                   "prediction_strength": 1}}
 DATASETS = ("gaussians", "rings", "spirals")
+#: name prefix of the data sets of the separation sweep of the 3 Gaussians
+SWEEP = "gaussians-sep"
 
 
 @dataclass(frozen=True)
@@ -153,7 +155,7 @@ class StabilityToy(Experiment):
             points.append(pd.DataFrame({"dataset": d, "x": X[:, 0], "y": X[:, 1],
                                         "component": truth}))
         t1 = model_order.table1(rows, summary, PAPER, true_k)
-        sweep = t1[t1["dataset"].str.startswith("gaussians-sep")]
+        sweep = t1[t1["dataset"].str.startswith(SWEEP)]
         sweep = sweep.assign(separation=[float(d.split("sep")[1]) for d in sweep["dataset"]])
         return {"table1": t1[~t1["dataset"].isin(sweep["dataset"])],
                 "curves": model_order.curves(rows, list(self.condition)),
@@ -162,7 +164,9 @@ class StabilityToy(Experiment):
 
     def plot(self, rows, summary, p: Params, outdir) -> list:
         outdir = Path(outdir)
-        curve = model_order.curves(rows, list(self.condition))
+        main = ~rows["dataset"].str.startswith(SWEEP)  # the sweep has a figure of its own
+        curve = model_order.curves(rows[main], list(self.condition))
+        summary = summary[~summary["dataset"].str.startswith(SWEEP)]
         title = (f"Lange et al. 2002 Fig. 1: toy data, {rows['rep'].nunique()} runs of "
                  f"r = {p.criteria.n_resamples} splits")
         paths = [model_order.plot_curves(curve, summary, list(self.condition), title,
@@ -201,7 +205,7 @@ def _sweep(p: Params) -> list[tuple[str, dict]]:
     for sep in p.gaussians.separations:
         centres = c.copy()
         centres[1] = c[0] + sep * direction
-        out.append((f"gaussians-sep{sep:g}", {**base, "centres": centres.tolist()}))
+        out.append((f"{SWEEP}{sep:g}", {**base, "centres": centres.tolist()}))
     return out
 
 
