@@ -32,6 +32,8 @@ from mtc_cli.results import select_per_rep
 #: model → (sources fitted, largest assignment set, noise model of eq. 16)
 MODELS = {"MAC": (2, 2, False), "MAC-mix": (2, 2, True), "SAC": (3, 1, False),
           "SAC-mix": (3, 1, True)}
+#: rows of each noise start of a -mix fit: its mismatch, ε̂ and likelihood gap to the best
+BY_START = "mismatch_by_start"
 COLORS = {"MAC": "#1f77b4", "MAC-mix": "#d62728", "SAC": "#2ca02c", "SAC-mix": "#ff7f0e"}
 
 
@@ -47,6 +49,12 @@ class Params:
         help="noise fractions ε", min=0.0, max=1.0)
     r: float = param(0.75, help="P(1) of a noise bit", min=0.0, max=1.0)
     restarts: int = param(3, help="annealing runs per model (lowest cost on X¹ kept)", min=1)
+    epsilon_starts: list[float] = param(
+        [0.05], help="noise fractions the -mix fits start from, one per restart in turn "
+                     "(the fit stays near its start: several starts, the best likelihood kept)",
+        min=0.0, max=0.99)
+    model_r: float | None = param(None, help="-mix models: P(1) of a noise bit held fixed at "
+                                             "this value (null: estimated)", min=0.0, max=1.0)
     cooling: float = param(0.9, help="annealing: T ← cooling·T", min=0.01, max=0.99)
     max_iter: int = param(100, help="annealing: most EM sweeps per temperature", min=1)
     reps: int = param(5, help="repetitions (new sources, X¹, X²) per ε", min=1)
@@ -62,14 +70,33 @@ def profile_mismatch(estimated: np.ndarray, true: np.ndarray) -> float:
     return float(C[i, j].sum()) / ref.size
 
 
-def fit(X: np.ndarray, model: str, rng: np.random.Generator, *, restarts: int, cooling: float,
-        max_iter: int) -> boolean.MacSolution:
-    """The ``model`` (a key of :data:`MODELS`) fitted on X by deterministic annealing; of
-    ``restarts`` runs the one of lowest negative log-likelihood on X."""
+def fit_all(X: np.ndarray, model: str, rng: np.random.Generator, *, restarts: int,
+            cooling: float, max_iter: int, epsilon_starts=(0.05,),
+            model_r: float | None = None) -> list[tuple[float, boolean.MacSolution]]:
+    """(noise start, solution) of each of ``restarts`` runs of deterministic annealing of
+    the ``model`` (a key of :data:`MODELS`) on X, run i starting its noise fraction at
+    ``epsilon_starts[i mod len]``."""
     K, m, noise = MODELS[model]
-    fits = [boolean.fit_mac(X, K, rng, max_assignments=m, noise=noise, cooling=cooling,
-                            max_iter=max_iter) for _ in range(restarts)]
-    return min(fits, key=lambda s: s.neg_log_likelihood())
+    starts = [epsilon_starts[i % len(epsilon_starts)] for i in range(restarts)]
+    return [(e0, boolean.fit_mac(X, K, rng, max_assignments=m, noise=noise, cooling=cooling,
+                                 max_iter=max_iter, epsilon0=e0, fixed_r=model_r))
+            for e0 in starts]
+
+
+def fit(X: np.ndarray, model: str, rng: np.random.Generator, **kw) -> boolean.MacSolution:
+    """Of the runs of :func:`fit_all`, the one of lowest negative log-likelihood on X."""
+    return min((sol for _, sol in fit_all(X, model, rng, **kw)),
+               key=lambda s: s.neg_log_likelihood())
+
+
+def capacity_in_use(R1: np.ndarray, R2: np.ndarray) -> tuple[float, float]:
+    """The capacity of eq. 13 over the assignment sets in use: the sets that at least one
+    object of X¹ takes as its most probable (lowest cost R1), so that log₂|{τ}|/n =
+    log₂ L_used. A set no object uses leaves eq. 13's bracket unchanged and would add its
+    share of log₂ L for nothing (≈ 0.55 bits for pure noise, where MAC-mix uses one set).
+    The GMM experiments merge coinciding centroids for the same reason."""
+    used = np.unique(np.argmin(R1, axis=1))
+    return capacity(R1[:, used], R2[:, used])
 
 
 class WascBooleanMac(Experiment):
@@ -77,7 +104,7 @@ class WascBooleanMac(Experiment):
     description = "wASC Fig. 3 — MAC/SAC with and without noise model: capacity vs ε"
     Params = Params
     condition = ("epsilon",)
-    select = {"capacity": "max", "mismatch": "min"}
+    select = {"capacity": "max", "capacity_in_use": "max", "mismatch": "min"}
 
     def check(self, p: Params) -> None:
         if p.distance > p.n_dims:
@@ -85,7 +112,8 @@ class WascBooleanMac(Experiment):
 
     def tasks(self, p: Params) -> list[dict]:
         shared = {k: getattr(p, k) for k in ("n_dims", "distance", "p_one", "per_set", "r",
-                                             "restarts", "cooling", "max_iter")}
+                                             "restarts", "cooling", "max_iter",
+                                             "epsilon_starts", "model_r")}
         return [{"epsilon": e, "rep": rep, **shared} for e in p.epsilons
                 for rep in range(p.reps)]
 
@@ -97,12 +125,16 @@ class WascBooleanMac(Experiment):
                   .astype(np.float64) for _ in range(2))
         rows = []
         for code, model in enumerate(MODELS, start=1):
-            sol = fit(X1, model, rng, restarts=task["restarts"], cooling=task["cooling"],
-                      max_iter=task["max_iter"])
+            runs = fit_all(X1, model, rng, restarts=task["restarts"],
+                           cooling=task["cooling"], max_iter=task["max_iter"],
+                           epsilon_starts=task["epsilon_starts"], model_r=task["model_r"])
+            nll = [sol.neg_log_likelihood() for _, sol in runs]
+            sol = runs[int(np.argmin(nll))][1]
             estimated = boolean.set_parameters(sol.v, sol.sets) < 0.5  # P(emit 1) > ½
             R1 = boolean.costs(X1, sol.v, sol.sets, sol.epsilon, sol.r)
             R2 = boolean.costs(X2, sol.v, sol.sets, sol.epsilon, sol.r)
             cap, beta = capacity(R1, R2)
+            cap_used, beta_used = capacity_in_use(R1, R2)
             # assignment sets that no object of X¹ takes as its most probable one: eq. 13
             # still counts them in log₂|{τ}| = log₂ L
             unused = len(sol.sets) - len(np.unique(np.argmin(R1, axis=1)))
@@ -110,8 +142,16 @@ class WascBooleanMac(Experiment):
                     "k": code, "epsilon_hat": sol.epsilon, "r_hat": sol.r,
                     "unused_sets": unused}
             rows += [{**base, "criterion": "capacity", "score": cap, "beta_star": beta},
+                     {**base, "criterion": "capacity_in_use", "score": cap_used,
+                      "beta_star": beta_used},
                      {**base, "criterion": "mismatch",
                       "score": profile_mismatch(estimated, profiles)}]
+            if MODELS[model][2]:  # each noise start of a -mix model, kept or not
+                rows += [{**base, "criterion": BY_START, "epsilon_start": e0,
+                          "epsilon_hat": run.epsilon, "nll_gap": value - min(nll),
+                          "score": profile_mismatch(
+                              boolean.set_parameters(run.v, run.sets) < 0.5, profiles)}
+                         for (e0, run), value in zip(runs, nll, strict=True)]
         return rows
 
     def summarize(self, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
@@ -130,31 +170,44 @@ class WascBooleanMac(Experiment):
         repetitions; ``ranking``: one wide row, per model the capacity and the mismatch
         averaged over the ε grid (areas under the median curves), the median capacity at
         ε = 0, the first ε with a non-zero median mismatch and the breakdown ε (the
-        smallest ε whose median mismatch exceeds 0.05)."""
+        smallest ε whose median mismatch exceeds 0.05); ``starts``: per -mix model, ε and
+        noise start, the medians of the run's mismatch, ε̂ and negative log-likelihood above
+        the best run's, and how often it was the run kept."""
         curves = _curves(rows)
         wide = {"log2_3": float(np.log2(3))}
         for model in MODELS:
             key = model.replace("-", "_")
             s = curves[curves["model"] == model]
             cap = s[s["criterion"] == "capacity"].set_index("epsilon")["median"].sort_index()
+            used = s[s["criterion"] == "capacity_in_use"].set_index("epsilon")["median"]
             mis = s[s["criterion"] == "mismatch"].set_index("epsilon")["median"].sort_index()
             wide[f"cap_mean_{key}"] = float(cap.mean())
+            wide[f"cap_used_mean_{key}"] = float(used.mean())
+            wide[f"cap_used_max_eps_{key}"] = float(used.sort_index().iloc[-1])
             wide[f"mismatch_mean_{key}"] = float(mis.mean())
             wide[f"cap_eps0_{key}"] = float(cap.loc[0.0]) if 0.0 in cap.index else np.nan
             for name, level in (("eps_first_error", 0.0), ("eps_break", 0.05)):
                 broken = mis[mis > level]
                 wide[f"{name}_{key}"] = float(broken.index.min()) if len(broken) else 1.0
             wide[f"cap_falls_{key}"] = bool(cap.iloc[-1] < cap.iloc[0])
-        return {"curves": curves, "ranking": pd.DataFrame([wide])}
+        starts = (rows[rows["criterion"] == BY_START]
+                  .assign(kept=lambda d: d["nll_gap"] == 0.0)
+                  .groupby(["model", "epsilon", "epsilon_start"])
+                  .agg(mismatch=("score", "median"), epsilon_hat=("epsilon_hat", "median"),
+                       nll_gap=("nll_gap", "median"), kept=("kept", "mean"))
+                  .reset_index())
+        return {"curves": curves, "ranking": pd.DataFrame([wide]), "starts": starts}
 
     def plot(self, rows, summary, p: Params, outdir) -> list:
         curves = _curves(rows)
-        fig, axes = plotting.figure(1, 3, width=4.6, height=3.6)
+        fig, axes = plotting.figure(1, 4, width=4.4, height=3.6)
         for ax, crit, ylab, title in (
                 (axes[0, 0], "mismatch", "fraction of wrong profile bits",
                  "(a) parameter mismatch vs noise"),
                 (axes[0, 1], "capacity", "approximation capacity (bits)",
-                 "(b) approximation capacity vs noise")):
+                 "(b) capacity, eq. 13 over all sets"),
+                (axes[0, 2], "capacity_in_use", "approximation capacity (bits)",
+                 "(c) capacity over the sets in use")):
             for model in MODELS:
                 s = curves[(curves["criterion"] == crit) & (curves["model"] == model)]
                 s = s.sort_values("epsilon")
@@ -166,8 +219,9 @@ class WascBooleanMac(Experiment):
             ax.set_ylabel(ylab)
             ax.set_title(title)
             ax.legend()
-        axes[0, 1].axhline(np.log2(3), color="#999999", ls=":", lw=0.8)
-        ax = axes[0, 2]
+        for ax in axes[0, 1:3]:
+            ax.axhline(np.log2(3), color="#999999", ls=":", lw=0.8)
+        ax = axes[0, 3]
         unused = (rows[rows["criterion"] == "capacity"]
                   .groupby(["model", "epsilon"])["unused_sets"].mean())
         for model in MODELS:
@@ -175,15 +229,17 @@ class WascBooleanMac(Experiment):
             ax.plot(u.index, u.to_numpy(), marker="o", ms=3, color=COLORS[model], label=model)
         ax.set_xlabel("noise fraction ε")
         ax.set_ylabel("assignment sets no object of X¹ prefers")
-        ax.set_title("(c) unused sets (eq. 13 still counts them)")
+        ax.set_title("(d) unused sets (eq. 13 still counts them)")
         ax.legend()
         fig.suptitle(f"D = {p.n_dims}, Hamming distance {p.distance}, {p.per_set} objects per "
-                     f"set, r = {p.r}; median and quartiles over {p.reps} reps", fontsize=9)
+                     f"set, r = {p.r}; median and quartiles over {p.reps} reps", fontsize=9,
+                     y=1.04)
         return [plotting.save(fig, outdir / "wasc_boolean_mac.png")]
 
 
 def _curves(rows: pd.DataFrame) -> pd.DataFrame:
     """Per ε, criterion and model: median, quartiles and mean of the score over reps."""
+    rows = rows[rows["criterion"] != BY_START]
     g = rows.groupby(["epsilon", "criterion", "model"])["score"]
     return g.agg(median="median", q25=lambda s: s.quantile(0.25),
                  q75=lambda s: s.quantile(0.75), mean="mean", n_reps="size").reset_index()

@@ -2,10 +2,12 @@
 (Buhmann, Chehreghani, Frank, Streich 2011, Sect. 6; Barkai & Sompolinsky 1994).
 
 Two Gaussian sources with orthogonal centroids of equal norm, Σ = σ₀·I, equal priors;
-n objects in D dimensions, α = n/D; the normalised separation u = ‖μ₁ − μ₂‖/√(2σ₀) is the
-same for every D, so the critical α_c = 4u⁻⁴ separates the dimensions. X¹ and X² are
-aligned by generation. Centroids are annealed on X¹ (deterministic annealing, one fixed
-geometric schedule for all D, so runs share their temperatures). At every stopping
+n objects in D dimensions, α = n/D, and the normalised separation u = ‖μ₁ − μ₂‖/√(2σ₀)
+either the same for every D (``fixed``, SPEC) or decreased by √(1/D) as the paper's text
+says (``adapted``); the critical α_c = 4u⁻⁴. X¹ and X² are aligned by generation. Centroids
+are estimated on X¹ by deterministic annealing (``annealing``) or by annealed Gibbs sampling
+of the assignments (``gibbs``, the paper's optimizer), one fixed geometric schedule for all
+runs, so they share their temperatures. At every stopping
 temperature T: the order parameters s = ‖Δμ̂‖²/‖Δμ‖² and r = |Δμ̂·Δμ|/‖Δμ‖² with
 Δμ = (μ₁ − μ₂)/2 (both 1 for a perfect estimate; with 2 centroids Δμ̂ = (μ̂₁ − μ̂₂)/2),
 K̂(T), I_β of eq. 13 at β = 1/T, the capacity max_β I_β of the K̂ merged centroids and
@@ -28,10 +30,12 @@ from mtc_cli.criteria.approximation_capacity import (
 )
 from mtc_cli.errors import MtcError
 from mtc_cli.experiment import Experiment
-from mtc_cli.models import annealing
+from mtc_cli.models import annealing, gibbs
 
 SELECT = {"mutual_information": "max", "capacity": "max", "transfer_cost": "min"}
 RECORDED = ("mutual_information", "capacity", "transfer_cost", "s", "r")
+#: the columns of one setting of the experiment
+SETTING = ["separation", "optimizer", "D", "n_centroids", "u", "alpha"]
 
 
 @dataclass(frozen=True)
@@ -42,7 +46,21 @@ class Params:
     highlight_dims: list[int] = param([100, 500, 3000],
                                       help="dimensions drawn in Figs. 4b, 4c (a subset of dims)")
     variance: float = param(0.5, help="σ₀: variance of each coordinate (Σ = σ₀·I)", min=0.0)
-    u: float = param(1.5, help="normalised separation ‖μ₁ − μ₂‖/√(2σ₀)", min=0.0)
+    u: float = param(1.5, help="fixed separation: u = ‖μ₁ − μ₂‖/√(2σ₀) for every D",
+                     min=0.0)
+    separations: list[str] = param(["fixed", "adapted"], choices=("fixed", "adapted"),
+                                   help="fixed: u for every D; adapted: "
+                                        "u_adapted·√(reference_dim/D)")
+    u_adapted: float = param(3.2, help="adapted separation: u at D = reference_dim",
+                             min=0.0)
+    reference_dim: int = param(100, help="adapted separation: the D where u = u_adapted",
+                               min=1)
+    optimizers: list[str] = param(["annealing", "gibbs"], choices=("annealing", "gibbs"),
+                                  help="deterministic annealing and/or annealed Gibbs "
+                                       "sampling of the assignments")
+    gibbs_burn_in: int = param(10, help="Gibbs: sweeps discarded at each temperature",
+                               min=0)
+    gibbs_sweeps: int = param(40, help="Gibbs: sweeps averaged at each temperature", min=1)
     t_start: float = param(16.0, help="annealing: first stopping temperature", min=0.0)
     t_stop: float = param(0.05, help="annealing: last stopping temperature", min=0.0)
     cooling: float = param(0.9, help="annealing: T ← cooling·T", min=0.01, max=0.99)
@@ -67,6 +85,16 @@ def sources(D: int, variance: float, u: float) -> np.ndarray:
     return mu
 
 
+def separation(kind: str, D: int, p: Params) -> float:
+    """The normalised separation u at dimension D. ``fixed``: u = p.u. ``adapted``:
+    u = u_adapted·√(reference_dim/D) — Sect. 6.1 of Buhmann et al. 2011: "we decrease the
+    distance between the centroids by a factor of √(1/D) when going to higher dimensions";
+    the paper gives no constant, so u_adapted is the config's (see its comment)."""
+    if kind == "fixed":
+        return p.u
+    return p.u_adapted * float(np.sqrt(p.reference_dim / D))
+
+
 def order_parameters(centroids: np.ndarray, mu: np.ndarray) -> tuple[float, float]:
     """s = ‖Δμ̂‖²/‖Δμ‖² and r = |Δμ̂·Δμ|/‖Δμ‖² (Barkai & Sompolinsky 1994; Sect. 6.1 of
     Buhmann et al. 2011, normalised so that a perfect estimate gives s = r = 1), with
@@ -86,7 +114,7 @@ class WascPhaseTransitions(Experiment):
     name = "wasc_phase_transitions"
     description = "wASC Figs. 4–5 — phase transitions of learnability, order parameters, I_β"
     Params = Params
-    condition = ("D", "n_centroids")
+    condition = ("separation", "optimizer", "D", "n_centroids")
     select = SELECT
 
     def check(self, p: Params) -> None:
@@ -100,10 +128,13 @@ class WascPhaseTransitions(Experiment):
                            f"{p.t_start}, {p.t_stop}")
 
     def tasks(self, p: Params) -> list[dict]:
-        shared = {k: getattr(p, k) for k in ("n", "variance", "u", "t_start", "t_stop",
-                                             "cooling", "merge_tol", "tol", "max_iter")}
+        shared = {k: getattr(p, k) for k in ("n", "variance", "t_start", "t_stop", "cooling",
+                                             "merge_tol", "tol", "max_iter", "gibbs_burn_in",
+                                             "gibbs_sweeps")}
         settings = [(D, 2) for D in p.dims] + [(p.fig5_dim, p.fig5_centroids)]
-        return [{"D": D, "n_centroids": k, "rep": r, **shared}
+        return [{"separation": sep, "optimizer": opt, "D": D, "n_centroids": k,
+                 "u": separation(sep, D, p), "rep": r, **shared}
+                for sep in p.separations for opt in p.optimizers
                 for D, k in settings for r in range(p.reps)]
 
     def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
@@ -113,11 +144,19 @@ class WascPhaseTransitions(Experiment):
         X1 = mu[labels] + np.sqrt(var) * rng.standard_normal((n, D))
         X2 = mu[labels] + np.sqrt(var) * rng.standard_normal((n, D))
         sigma = float(np.sqrt(var))
-        path = annealing.deterministic_annealing(
-            X1, task["n_centroids"], rng, sigma=sigma, t_start=task["t_start"],
-            t_stop=task["t_stop"], cooling=task["cooling"], fine_cooling=task["cooling"],
-            merge_tol=task["merge_tol"], tol=task["tol"], max_iter=task["max_iter"])
-        cond = {"D": D, "n_centroids": task["n_centroids"], "alpha": n / D, "rep": task["rep"]}
+        if task["optimizer"] == "gibbs":
+            path = gibbs.annealed_gibbs(
+                X1, task["n_centroids"], rng, sigma=sigma, t_start=task["t_start"],
+                t_stop=task["t_stop"], cooling=task["cooling"], burn_in=task["gibbs_burn_in"],
+                sweeps=task["gibbs_sweeps"], merge_tol=task["merge_tol"])
+        else:
+            path = annealing.deterministic_annealing(
+                X1, task["n_centroids"], rng, sigma=sigma, t_start=task["t_start"],
+                t_stop=task["t_stop"], cooling=task["cooling"], fine_cooling=task["cooling"],
+                merge_tol=task["merge_tol"], tol=task["tol"], max_iter=task["max_iter"])
+        cond = {"separation": task["separation"], "optimizer": task["optimizer"], "D": D,
+                "n_centroids": task["n_centroids"], "u": task["u"], "alpha": n / D,
+                "rep": task["rep"]}
         oracle = capacity(annealing.costs(X1, mu), annealing.costs(X2, mu))[0]
         rows = [{**cond, "criterion": "oracle_capacity", "k": 2, "score": oracle}]
         for step, (T, M, k_hat) in enumerate(zip(path.temperatures, path.centroids,
@@ -144,17 +183,17 @@ class WascPhaseTransitions(Experiment):
         (true centroids) and K̂ at the optima of I_β and of the transfer cost."""
         curves = _curves(rows, by_rep=True)
         mean = _curves(rows)
+        oracles = (rows[rows["criterion"] == "oracle_capacity"]
+                   .set_index([*SETTING, "rep"])["score"])
         per_rep = []
-        for (D, kc, alpha, rep), c in curves.groupby(["D", "n_centroids", "alpha", "rep"]):
+        for key, c in curves.groupby([*SETTING, "rep"]):
             c = c.sort_values("step")
             i_tc = c["transfer_cost"].idxmin()
-            oracle = rows[(rows["criterion"] == "oracle_capacity") & (rows["D"] == D)
-                          & (rows["n_centroids"] == kc) & (rows["rep"] == rep)]["score"]
-            rec = {"D": D, "n_centroids": kc, "alpha": alpha, "rep": rep,
+            rec = {**dict(zip([*SETTING, "rep"], key, strict=True)),
                    "k_at_tc_min": c.loc[i_tc, "k_hat"], "T_tc_min": c.loc[i_tc, "T"],
                    "r_max": c["r"].max(), "r_lowest_T": c["r"].iloc[-1],
                    "s_lowest_T": c["s"].iloc[-1], "T_lowest": c["T"].iloc[-1],
-                   "oracle_capacity": float(oracle.iloc[0]) if len(oracle) else np.nan}
+                   "oracle_capacity": float(oracles.get(key, np.nan))}
             for short, col in (("mi", "mutual_information"), ("cap", "capacity")):
                 i = c[col].idxmax()
                 rec |= {f"{short}_max": c.loc[i, col], f"T_{short}_max": c.loc[i, "T"],
@@ -162,87 +201,125 @@ class WascPhaseTransitions(Experiment):
                         f"{short}_lowest_T": c[col].iloc[-1],
                         f"steps_{short}_to_tc": int(c.loc[i_tc, "step"] - c.loc[i, "step"])}
             per_rep.append(rec)
-        phases = (pd.DataFrame(per_rep).groupby(["D", "n_centroids", "alpha"])
-                  .median(numeric_only=True).drop(columns="rep").reset_index())
-        phases["alpha_c"] = 4.0 * p.u ** -4
+        phases = (pd.DataFrame(per_rep).groupby(SETTING).median(numeric_only=True)
+                  .drop(columns="rep").reset_index())
+        phases["alpha_c"] = 4.0 * phases["u"] ** -4
         return {"curves": mean, "phases": phases}
 
     def plot(self, rows, summary, p: Params, outdir) -> list:
         curves = _curves(rows)
-        two = curves[curves["n_centroids"] == 2]
-        fig, axes = plotting.figure(2, 2, width=5.0, height=3.6,
-                                    gridspec_kw={"hspace": 0.45, "wspace": 0.45})
-        ax = axes[0, 0]
-        alphas = np.sort(two["alpha"].unique())
-        grid = two.pivot_table(index="step", columns="alpha", values="r")
-        temps = two.groupby("step")["T"].mean().loc[grid.index]
-        mesh = ax.pcolormesh(np.arange(len(alphas) + 1), _edges(temps.to_numpy()),
-                             grid[alphas].to_numpy(), cmap="viridis", shading="flat",
-                             vmin=0, vmax=max(1.0, float(np.nanmax(grid.to_numpy()))))
-        sgrid = two.pivot_table(index="step", columns="alpha", values="s")[alphas].to_numpy()
-        ax.contour(np.arange(len(alphas)) + 0.5, temps.to_numpy(), sgrid, levels=[0.05],
-                   colors="w", linewidths=1.0, linestyles="--")
-        ax.set_xticks(np.arange(len(alphas)) + 0.5, [f"{a:.3g}" for a in alphas])
-        ax.set_yscale("log")
-        ax.set_xlabel("α = n/D")
-        ax.set_ylabel("stopping temperature T")
-        ax.set_title(f"(a) order parameter r (colour); s = 0.05 (dashed); α_c = "
-                     f"{4 * p.u ** -4:.2f}")
-        fig.colorbar(mesh, ax=ax, label="r (mean over reps)")
-        palette = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
-        styles = {D: palette[i % len(palette)] for i, D in enumerate(sorted(p.highlight_dims))}
-        panels = ((axes[0, 1], "r", None, "order parameter r", "(b) r vs T"),
-                  (axes[1, 0], "capacity", "mutual_information", "bits",
-                   "(c) capacity (solid), I_β at β = 1/T (dotted)"))
-        for ax, col, second, ylab, title in panels:
-            for D, color in styles.items():
-                c = two[two["D"] == D].sort_values("T")
-                ax.plot(c["T"], c[col], color=color, label=f"α = {p.n / D:.3g} (D = {D})")
-                if second:
-                    ax.plot(c["T"], c[second], color=color, ls=":", lw=0.9)
-            ax.set_xscale("log")
-            ax.set_xlabel("stopping temperature T")
-            ax.set_ylabel(ylab)
-            ax.set_title(title)
-            ax.legend(fontsize=7)
-        oracle = rows[(rows["criterion"] == "oracle_capacity") & (rows["n_centroids"] == 2)
-                      & rows["D"].isin(p.highlight_dims)]["score"]
-        top = max(float(two["capacity"].max()), float(oracle.max()), 0.1)
-        axes[1, 0].set_ylim(-0.1 * top, 1.15 * top)
-        axes[1, 0].axhline(oracle.mean(), color="#999999", ls="--", lw=0.8,
-                           label="capacity of the true centroids (mean)")
-        axes[1, 0].legend(fontsize=7)
-        ax = axes[1, 1]
-        f5 = curves[curves["n_centroids"] == p.fig5_centroids].sort_values("T")
-        ax.plot(f5["T"], f5["capacity"], color="#2ca02c", label="capacity (merged centroids)")
-        ax.plot(f5["T"], f5["mutual_information"].clip(lower=-0.1), color="#1f77b4", ls=":",
-                label="I_β at β = 1/T (clipped at −0.1)")
+        seps = [x for x in p.separations if x in set(curves["separation"])]
+        opts = [x for x in p.optimizers if x in set(curves["optimizer"])]
+        fig, axes = plotting.figure(len(seps), 4, width=4.3, height=3.5,
+                                    gridspec_kw={"hspace": 0.5, "wspace": 0.45})
+        for row, sep in zip(axes, seps, strict=True):
+            two = curves[(curves["separation"] == sep) & (curves["n_centroids"] == 2)]
+            _phase_diagram(row[0], fig, two[two["optimizer"] == opts[-1]], opts[-1], sep)
+            _versus_t(row[1:], rows, two, p, sep, opts)
+        fig.suptitle("wASC Fig. 4: two Gaussian sources, n = "
+                     f"{p.n}; separation fixed (u = {p.u:g}) or adapted "
+                     f"(u = {p.u_adapted:g}·√({p.reference_dim}/D))", y=1.0)
+        paths = [plotting.save(fig, outdir / "wasc_phase_transitions.png")]
+        fig, axes = plotting.figure(len(seps), len(opts), width=5.0, height=4.0,
+                                    gridspec_kw={"hspace": 0.75, "wspace": 0.55})
+        for row, sep in zip(axes, seps, strict=True):
+            for ax, opt in zip(row, opts, strict=True):
+                f5 = curves[(curves["separation"] == sep) & (curves["optimizer"] == opt)
+                            & (curves["n_centroids"] == p.fig5_centroids)]
+                _fig5(ax, f5.sort_values("T"), p, f"{sep}, {OPTIMIZER[opt]}")
+        paths.append(plotting.save(fig, outdir / "wasc_phase_transitions_fig5.png"))
+        return paths
+
+
+#: how the figures name the optimizers, and their line styles
+OPTIMIZER = {"gibbs": "annealed Gibbs", "annealing": "det. annealing"}
+LINESTYLE = {"gibbs": "-", "annealing": "--"}
+
+
+def _phase_diagram(ax, fig, two: pd.DataFrame, opt: str, sep: str) -> None:
+    """Panel (a): r (colour) over α and T, and the contour s = 0.05."""
+    alphas = np.sort(two["alpha"].unique())
+    grid = two.pivot_table(index="step", columns="alpha", values="r")
+    temps = two.groupby("step")["T"].mean().loc[grid.index]
+    mesh = ax.pcolormesh(np.arange(len(alphas) + 1), _edges(temps.to_numpy()),
+                         grid[alphas].to_numpy(), cmap="viridis", shading="flat",
+                         vmin=0, vmax=max(1.0, float(np.nanmax(grid.to_numpy()))))
+    sgrid = two.pivot_table(index="step", columns="alpha", values="s")[alphas].to_numpy()
+    ax.contour(np.arange(len(alphas)) + 0.5, temps.to_numpy(), sgrid, levels=[0.05],
+               colors="w", linewidths=1.0, linestyles="--")
+    u_of = two.groupby("alpha")["u"].first()
+    ax.set_xticks(np.arange(len(alphas)) + 0.5,
+                  [f"{a:.3g}\n{'>' if a > 4 * u_of[a] ** -4 else '<'}α_c" for a in alphas],
+                  fontsize=7)
+    ax.set_yscale("log")
+    ax.set_xlabel("α = n/D (vs α_c = 4u⁻⁴)")
+    ax.set_ylabel("stopping temperature T")
+    ax.set_title(f"(a) {sep}: r (colour), s = 0.05 (dashed)\n{OPTIMIZER[opt]}", fontsize=9)
+    fig.colorbar(mesh, ax=ax, label="r (mean over reps)")
+
+
+def _versus_t(axes, rows, two: pd.DataFrame, p: Params, sep: str, opts: list[str]) -> None:
+    """Panels (b)–(d): r, I_β at β = 1/T and the capacity vs T for the highlighted D, one
+    line style per optimizer, with the capacity of the true centroids."""
+    palette = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
+    colors = {D: palette[i % len(palette)] for i, D in enumerate(sorted(p.highlight_dims))}
+    panels = (("r", "order parameter r", "(b) r vs T"),
+              ("mutual_information", "bits", "(c) I_β at β = 1/T (clipped at −0.1)"),
+              ("capacity", "bits", "(d) capacity max_β I_β (merged centroids)"))
+    for ax, (col, ylab, title) in zip(axes, panels, strict=True):
+        for D, color in colors.items():
+            for opt in opts:
+                c = two[(two["D"] == D) & (two["optimizer"] == opt)].sort_values("T")
+                u = float(c["u"].iloc[0]) if len(c) else np.nan
+                ax.plot(c["T"], c[col].clip(lower=-0.1), color=color, ls=LINESTYLE[opt],
+                        lw=1.2, label=f"α = {p.n / D:.3g} (u = {u:.2f}), {OPTIMIZER[opt]}")
         ax.set_xscale("log")
         ax.set_xlabel("stopping temperature T")
-        ax.set_ylabel("bits")
-        tw = ax.twinx()
-        tw.plot(f5["T"], f5["transfer_cost"], color="#000000", ls="--",
-                label="expected transfer cost")
-        tw.set_ylabel("expected transfer cost per object")
-        tw.spines["right"].set_visible(True)
-        tw.grid(False)
-        h1, l1 = ax.get_legend_handles_labels()
-        h2, l2 = tw.get_legend_handles_labels()
-        ax.legend(h1 + h2, l1 + l2, fontsize=7, loc="center left")
-        ax.set_title(f"Fig. 5: {p.fig5_centroids} centroids, α = {p.n / p.fig5_dim:.3g} "
-                     "(numbers: mean K̂)")
-        for j in range(len(f5)):
-            k = round(float(f5["k_hat"].iloc[j]))
-            if j == 0 or k != round(float(f5["k_hat"].iloc[j - 1])):
-                ax.annotate(f"{k}", (f5["T"].iloc[j], 0.93), xycoords=("data", "axes fraction"),
-                            fontsize=7, ha="center", color="#555555")
-        return [plotting.save(fig, outdir / "wasc_phase_transitions.png")]
+        ax.set_ylabel(ylab)
+        ax.set_title(f"{title}\n{sep} separation", fontsize=9)
+    oracle = rows[(rows["criterion"] == "oracle_capacity") & (rows["n_centroids"] == 2)
+                  & (rows["separation"] == sep)]
+    for D, color in colors.items():
+        value = oracle[oracle["D"] == D]["score"].mean()
+        axes[2].axhline(value, color=color, ls=":", lw=0.9)
+    axes[2].plot([], [], color="#555555", ls=":", lw=0.9, label="true centroids (mean)")
+    axes[1].set_ylim(-0.15, None)
+    axes[2].set_ylim(-0.05, max(1.05, float(two["capacity"].max()) * 1.1))
+    axes[0].legend(fontsize=6, loc="upper right")
+    axes[2].legend(fontsize=6, loc="center left")
+
+
+def _fig5(ax, f5: pd.DataFrame, p: Params, label: str) -> None:
+    """Fig. 5: capacity, I_β and the expected transfer cost vs T, and K̂ in a strip above."""
+    ax.plot(f5["T"], f5["capacity"], color="#2ca02c", label="capacity (merged centroids)")
+    ax.plot(f5["T"], f5["mutual_information"].clip(lower=-0.1), color="#1f77b4", ls=":",
+            label="I_β at β = 1/T (clipped at −0.1)")
+    ax.set_xscale("log")
+    ax.set_xlabel("stopping temperature T")
+    ax.set_ylabel("bits")
+    tw = ax.twinx()
+    tw.plot(f5["T"], f5["transfer_cost"], color="#000000", ls="--",
+            label="expected transfer cost")
+    tw.set_ylabel("expected transfer cost per object")
+    tw.spines["right"].set_visible(True)
+    tw.grid(False)
+    h1, l1 = ax.get_legend_handles_labels()
+    h2, l2 = tw.get_legend_handles_labels()
+    ax.legend(h1 + h2, l1 + l2, fontsize=6, loc="center left")
+    strip = ax.inset_axes([0.0, 1.03, 1.0, 0.2], sharex=ax)
+    strip.step(f5["T"], f5["k_hat"], where="mid", color="#555555", lw=1.0)
+    strip.set_ylim(0.5, p.fig5_centroids + 0.5)
+    strip.set_yticks(range(1, p.fig5_centroids + 1))
+    strip.tick_params(labelbottom=False, labelsize=6)
+    strip.set_ylabel("mean K̂", fontsize=7)
+    ax.set_title(f"Fig. 5 ({label}): {p.fig5_centroids} centroids, α = "
+                 f"{p.n / p.fig5_dim:.3g}", fontsize=9, pad=30)
 
 
 def _curves(rows: pd.DataFrame, by_rep: bool = False) -> pd.DataFrame:
     """Every recorded quantity, T and K̂ per setting and annealing step, one column each:
     the mean over repetitions (or per repetition with ``by_rep``)."""
-    index = ["D", "n_centroids", "alpha", *(["rep"] if by_rep else []), "step"]
+    index = [*SETTING, *(["rep"] if by_rep else []), "step"]
     path = rows[rows["criterion"].isin(RECORDED)]
     wide = path.pivot_table(index=index, columns="criterion", values="score", aggfunc="mean")
     extra = (path[path["criterion"] == "s"].groupby(index)

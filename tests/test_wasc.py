@@ -10,12 +10,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments.wasc_boolean_mac import fit, profile_mismatch
+from experiments.wasc_boolean_mac import capacity_in_use, fit, profile_mismatch
 from experiments.wasc_gmm_annealing import mds_axis, sample_aligned
-from experiments.wasc_phase_transitions import order_parameters, sources
+from experiments.wasc_phase_transitions import Params, order_parameters, separation, sources
 from mtc_cli.criteria.approximation_capacity import capacity
 from mtc_cli.datasets import boolean_sources as bs
-from mtc_cli.models import boolean
+from mtc_cli.models import boolean, gibbs
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -68,6 +68,83 @@ def test_four_models_recover_noise_free_sources_at_log2_3_bits():
         assert cap == pytest.approx(np.log2(3), abs=1e-3)
 
 
+def test_capacity_in_use_drops_the_sets_no_object_takes():
+    # three perfectly separated sets in use and a fourth no object prefers: eq. 13 over all
+    # sets tends to log₂ 4 = 2 bits at large β, over the sets in use to log₂ 3
+    R = np.full((30, 4), 50.0)
+    R[np.arange(30), np.repeat(np.arange(3), 10)] = 0.0
+    R[:, 3] = 40.0
+    assert capacity(R, R)[0] == pytest.approx(2.0, abs=1e-6)
+    assert capacity_in_use(R, R)[0] == pytest.approx(np.log2(3), abs=1e-6)
+
+
+def test_sac_noise_fraction_is_not_identifiable_but_mac_is():
+    # SAC: every set is one source, so (v, ε, r) and (v', 0) with 1 − v' = P(x = 1 | L)
+    # give the same costs for every X: the likelihood cannot tell ε. MAC ties the
+    # combined set to its sources (v_L = v₁v₂), so the same move changes its costs.
+    rng = np.random.default_rng(5)
+    X = (rng.random((40, 12)) < 0.5).astype(float)
+    v = rng.uniform(0.1, 0.9, (3, 12))
+    eps, r = 0.4, 0.75
+    sac = boolean.assignment_sets(3, 1)
+    v0 = 1.0 - boolean.emission_one(v, sac, eps, r)
+    np.testing.assert_allclose(boolean.costs(X, v, sac, eps, r),
+                               boolean.costs(X, v0, sac, 0.0, r))
+    mac = boolean.assignment_sets(2, 2)
+    singles = 1.0 - boolean.emission_one(v[:2], boolean.assignment_sets(2, 1), eps, r)
+    assert not np.allclose(boolean.costs(X, v[:2], mac, eps, r),
+                           boolean.costs(X, singles, mac, 0.0, r))
+
+
+def test_fit_mac_holds_a_fixed_noise_r():
+    rng = np.random.default_rng(6)
+    P = bs.set_profiles(bs.two_sources(rng, 40, 12), boolean.assignment_sets(2, 2))
+    X = bs.sample(rng, P, np.repeat(np.arange(3), 20), 0.3, 0.75).astype(float)
+    assert boolean.fit_mac(X, 2, rng, cooling=0.7, max_iter=20, fixed_r=0.6).r == 0.6
+    assert boolean.fit_mac(X, 2, rng, cooling=0.7, max_iter=20).r != 0.6
+
+
+def test_gibbs_draws_follow_the_probabilities():
+    rng = np.random.default_rng(7)
+    p = np.tile([0.2, 0.5, 0.3], (60000, 1))
+    counts = np.bincount(gibbs.sample_assignments(p, rng), minlength=3) / len(p)
+    np.testing.assert_allclose(counts, [0.2, 0.5, 0.3], atol=0.01)  # s.e. ≤ 0.002
+    assert np.array_equal(gibbs.sample_assignments(np.eye(3), rng), [0, 1, 2])
+
+
+def test_gibbs_centroid_means_by_brute_force():
+    rng = np.random.default_rng(8)
+    X = rng.standard_normal((50, 3))
+    c = rng.integers(2, size=50)  # cluster 2 stays empty
+    prev = np.full((3, 3), 7.0)
+    M = gibbs.centroid_means(X, c, prev)
+    for k in range(2):
+        np.testing.assert_allclose(M[k], X[c == k].mean(axis=0))
+    np.testing.assert_array_equal(M[2], prev[2])
+
+
+def test_annealed_gibbs_splits_two_clouds_and_is_deterministic():
+    rng = np.random.default_rng(9)
+    means = np.array([[-3.0, 0.0], [3.0, 0.0]])
+    labels = np.repeat([0, 1], 100)
+    X = means[labels] + 0.3 * rng.standard_normal((200, 2))
+    run = [gibbs.annealed_gibbs(X, 2, np.random.default_rng(1), sigma=0.3, t_start=100.0,
+                                t_stop=0.05, cooling=0.7) for _ in range(2)]
+    assert np.array_equal(run[0].centroids, run[1].centroids)
+    path = run[0]
+    assert path.k_hat[0] == 1 and path.k_hat[-1] == 2  # T = 100 ≫ T_c = 2·λ_max ≈ 18
+    truth = np.array([X[labels == k].mean(axis=0) for k in range(2)])
+    found = path.centroids[-1][np.argsort(path.centroids[-1][:, 0])]
+    np.testing.assert_allclose(found, truth, atol=1e-9)  # no object is ambiguous at T = 0.05
+
+
+def test_adapted_separation_falls_as_one_over_root_d():
+    p = Params(u=1.5, u_adapted=3.2, reference_dim=100)
+    assert separation("fixed", 3000, p) == 1.5
+    assert separation("adapted", 100, p) == pytest.approx(3.2)
+    assert separation("adapted", 400, p) == pytest.approx(1.6)
+
+
 def test_phase_sources_and_order_parameters():
     mu = sources(50, 0.5, 1.5)
     assert mu[0] @ mu[1] == 0 and np.linalg.norm(mu[0]) == pytest.approx(np.linalg.norm(mu[1]))
@@ -97,8 +174,9 @@ def test_gmm_helpers():
 
 @pytest.mark.parametrize("name, figure, tables", [
     ("wasc_gmm_annealing", "wasc_gmm_annealing.png", ["optima.csv"]),
-    ("wasc_boolean_mac", "wasc_boolean_mac.png", ["curves.csv", "ranking.csv"]),
-    ("wasc_phase_transitions", "wasc_phase_transitions.png", ["curves.csv", "phases.csv"]),
+    ("wasc_boolean_mac", "wasc_boolean_mac.png", ["curves.csv", "ranking.csv", "starts.csv"]),
+    ("wasc_phase_transitions", "wasc_phase_transitions.png",
+     ["curves.csv", "phases.csv", "wasc_phase_transitions_fig5.png"]),
 ])
 def test_config_runs_quick_end_to_end(tmp_path, name, figure, tables):
     cfg = ROOT / "configs" / f"{name}.yaml"

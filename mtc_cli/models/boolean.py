@@ -195,7 +195,8 @@ def critical_temperature(X: np.ndarray) -> float:
 def fit_mac(X: np.ndarray, n_sources: int, rng: np.random.Generator, *,
             max_assignments: int = 2, noise: bool = True, t_start: float | None = None,
             cooling: float = 0.8, max_iter: int = 30, tol: float = 1e-4,
-            epsilon0: float = 0.05, perturbation: float = 0.01) -> MacSolution:
+            epsilon0: float = 0.05, perturbation: float = 0.01,
+            fixed_r: float | None = None) -> MacSolution:
     """Fit MAC (Streich et al. 2009; cost eq. 16 of Buhmann et al. 2011) by deterministic
     annealing.
 
@@ -207,7 +208,9 @@ def fit_mac(X: np.ndarray, n_sources: int, rng: np.random.Generator, *,
     (sources re-perturbed so that they can split), down to T = 1. ``t_start`` defaults to
     2 · :func:`critical_temperature` (X), where every user's assignment is still nearly
     uniform. The hard assignment of each user is its most probable set at T = 1.
-    ``noise=False`` fixes ε = 0; ``max_assignments=1`` gives SAC.
+    ``noise=False`` fixes ε = 0; ``max_assignments=1`` gives SAC. ``epsilon0`` is the
+    noise fraction the fit starts from; ``fixed_r`` holds the noise bits' P(1) at a given
+    value instead of estimating it.
     """
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[0] < 1:
@@ -224,6 +227,8 @@ def fit_mac(X: np.ndarray, n_sources: int, rng: np.random.Generator, *,
 
     v = perturb(np.tile(base, (n_sources, 1)))
     epsilon, r = (epsilon0, float(np.clip(X.mean(), CLIP, 1 - CLIP))) if noise else (0.0, 0.5)
+    if noise and fixed_r is not None:
+        r = float(fixed_r)
     R = costs(X, v, sets, epsilon, r)
     T = max(critical_temperature(X) * 2.0 if t_start is None else float(t_start), 1.0)
     n_temperatures = 0
@@ -240,6 +245,8 @@ def fit_mac(X: np.ndarray, n_sources: int, rng: np.random.Generator, *,
             m1 = gamma.T @ X
             m0 = gamma.sum(axis=0)[:, None] - m1
             v, epsilon, r = em_update(v, sets, m0, m1, epsilon, r, noise)
+            if noise and fixed_r is not None:
+                r = float(fixed_r)
             R = costs(X, v, sets, epsilon, r)
         if T <= 1.0:
             break
