@@ -77,6 +77,57 @@ def test_fskmeans_balances_an_unbalanced_start():
     assert fs.std() < plain.std()
 
 
+
+def fskmeans_reference(X, seeds, max_iter=100, tol=1e-6):
+    """FSKMeans in plain Python: the sequential pass over lists (the code the compiled
+    pass replaced), first maximum by ``list.index(max(...))``."""
+    seeds = np.asarray(seeds)
+    k, n = len(seeds), X.shape[0]
+    order = np.random.default_rng(seeds.tolist()).permutation(n).tolist()
+    M = mt._unit_rows(X[seeds].toarray(), 0.0)
+    labels = np.argmax(np.asarray(X @ M.T), axis=1)
+    sizes = np.bincount(labels, minlength=k).astype(float)
+    costs = []
+    for _ in range(max_iter):
+        M = mt._unit_rows(mt._weighted_sums(X, mt._one_hot(labels, k)), M)
+        S = np.asarray(X @ M.T)
+        rows, lab, size, moved = S.tolist(), labels.tolist(), sizes.tolist(), False
+        for i in order:
+            size[lab[i]] -= 1.0
+            score = [s / (c + 1.0) for s, c in zip(rows[i], size, strict=True)]
+            h = score.index(max(score))
+            size[h] += 1.0
+            moved, lab[i] = moved or h != lab[i], h
+        labels, sizes = np.asarray(lab, dtype=np.intp), np.asarray(size)
+        costs.append(float(np.sum(1.0 - S[np.arange(n), labels])))
+        if not moved or mt._converged(costs, tol, n):
+            break
+    return labels, np.asarray(costs)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_fskmeans_equals_the_python_reference_bit_for_bit(seed):
+    counts, _ = topics(seed=seed, per=50, noise=8)
+    X = normalize(counts)
+    rng = np.random.default_rng(seed)
+    for k in (2, 5, 9):
+        seeds = rng.choice(X.shape[0], size=k, replace=False)
+        res = mt.fskmeans(X, seeds)
+        labels, costs = fskmeans_reference(X, seeds)
+        assert res.labels.dtype == labels.dtype and np.array_equal(res.labels, labels)
+        assert res.costs.tobytes() == costs.tobytes()
+
+
+def test_frequency_sensitive_pass_ties_go_to_the_first_cluster():
+    # S_ih / (n_h + 1) with n_h counted without the document; ties to the lowest h
+    S = np.array([[0.5, 0.5, 0.5], [0.2, 0.4, 0.4], [0.0, 0.0, 0.0]])
+    labels, sizes = np.array([2, 0, 1]), np.array([1.0, 1.0, 1.0])
+    moved = mt._frequency_sensitive_pass(S, np.array([0, 1, 2]), labels, sizes)
+    # doc 0 leaves cluster 2: scores .5/2, .5/2, .5/1 → 2; doc 1 leaves 0: .2/1, .4/2, .4/2
+    # → 0 (first of the ties .2 = .2); doc 2 leaves 1: 0 everywhere → 0
+    assert moved and labels.tolist() == [2, 0, 0] and sizes.tolist() == [2.0, 0.0, 1.0]
+
+
 def test_klkmeans_cost_is_the_total_smoothed_kl_divergence():
     counts, _ = topics(seed=7, noise=5)
     P = normalize(counts, norm="l1")

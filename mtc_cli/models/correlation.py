@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 
@@ -114,43 +115,20 @@ def anneal(graphs: np.ndarray, chain_graph, chain_k, rng: np.random.Generator, *
     A = np.full((n_chains, kmax, n), -(3 * n + 1), dtype=small)
     for c in range(n_chains):
         A[c, :chain_k[c]] = affinities(graphs[chain_graph[c]], labels[c], chain_k[c]).T
-    rows_of_A = A.reshape(n_chains * kmax, n)
     offset = cost_offset(graphs)[chain_graph]
-    chains = np.arange(n_chains)
-    rows_of_X = graphs.reshape(-1, n)
-    row_base = chain_graph * n
+    no_draws, no_weights = np.empty((0, n_chains)), np.empty(0)  # greedy sweeps
 
     def costs():
-        intra = np.take_along_axis(A, labels[:, None, :], axis=1).sum(axis=(1, 2), dtype=np.int64)
-        return offset - intra / 2
+        return offset - _intra_weight(A, labels) / 2
 
     def sweep(temperature: float) -> int:
-        order = rng.permuted(np.broadcast_to(np.arange(n), (n_chains, n)), axis=1).T
-        if temperature > 0:
-            uniform = rng.random((n, n_chains, 1))
-            # Boltzmann weights exp(−d/T) of the gap d = max_u a_iu − a_iu ∈ [0, 2N] of an
-            # open cluster; gaps of closed clusters (> 2N) get weight 0
-            weight = np.exp(-np.arange(4 * n + 2) / temperature)
-            weight[2 * n + 1:] = 0.0
-        moves = 0
-        for step in range(n):
-            i = order[step]
-            field = A[chains, :, i]  # (C, k)
-            current = labels[chains, i]
-            if temperature > 0:
-                cum = weight.take(field.max(axis=1, keepdims=True) - field).cumsum(axis=1)
-                new = (cum > uniform[step] * cum[:, -1:]).argmax(axis=1)
-            else:  # greedy: the best cluster, keeping the current one on ties
-                best = field.argmax(axis=1)
-                new = np.where(field[chains, current] >= field[chains, best], current, best)
-            moved = np.flatnonzero(new != current)
-            if moved.size:
-                row = rows_of_X[row_base[moved] + i[moved]]  # (m, N): edges of moved nodes
-                rows_of_A[moved * kmax + current[moved]] -= row
-                rows_of_A[moved * kmax + new[moved]] += row
-                labels[moved, i[moved]] = new[moved]
-                moves += moved.size
-        return moves
+        order = rng.permuted(np.broadcast_to(np.arange(n), (n_chains, n)), axis=1)
+        if temperature <= 0:
+            return _sweep(A, labels, graphs, chain_graph, chain_k, order, no_draws, no_weights)
+        uniform = rng.random((n, n_chains))
+        # Boltzmann weights exp(−d/T) of the gap d = max_u a_iu − a_iu ∈ [0, 2N]
+        weight = np.exp(-np.arange(2 * n + 1) / temperature)
+        return _sweep(A, labels, graphs, chain_graph, chain_k, order, uniform, weight)
 
     best_labels, best_costs = labels.copy(), costs()
     history = [best_costs.copy()] if trace else None
@@ -175,14 +153,67 @@ def anneal(graphs: np.ndarray, chain_graph, chain_k, rng: np.random.Generator, *
     return AnnealResult(best_labels, best_costs, np.array(history) if trace else None)
 
 
+@numba.njit(cache=True)
+def _sweep(A, labels, graphs, chain_graph, chain_k, order, uniform, weight):
+    """One sweep of :func:`anneal` for every chain c, in place on ``A`` and ``labels``:
+    its step t resamples node i = order[c, t] on graph ``graphs[chain_graph[c]]``. Heated
+    (``uniform``: (N, C) draws in [0, 1); ``weight[d]`` = exp(−d/T)): the first cluster u
+    whose cumulative weight Σ_{v≤u} weight[max a_i − a_iv] exceeds uniform[t, c] times the
+    total (cluster 0 if none does). Greedy (no draws): the first best cluster, keeping the
+    current one on ties. A move subtracts i's edges from the affinities to its old cluster
+    and adds them to its new one. Returns the number of moves."""
+    heated = uniform.shape[0] > 0
+    moves = 0
+    for c in range(A.shape[0]):
+        X, a, s, k = graphs[chain_graph[c]], A[c], labels[c], chain_k[c]
+        for t in range(order.shape[1]):
+            i = order[c, t]
+            current = s[i]
+            top = a[0, i]
+            best = 0
+            for u in range(1, k):
+                if a[u, i] > top:
+                    top, best = a[u, i], u
+            if heated:
+                total = 0.0
+                for u in range(k):
+                    total += weight[top - a[u, i]]
+                threshold = uniform[t, c] * total
+                new, cum = 0, 0.0
+                for u in range(k):
+                    cum += weight[top - a[u, i]]
+                    if cum > threshold:
+                        new = u
+                        break
+            else:
+                new = current if a[current, i] >= top else best
+            if new != current:
+                row = X[i]
+                for j in range(row.shape[0]):
+                    a[current, j] -= row[j]
+                    a[new, j] += row[j]
+                s[i] = new
+                moves += 1
+    return moves
+
+
+@numba.njit(cache=True)
+def _intra_weight(A, labels):
+    """Σ_i a_i,s(i) of every chain: twice its intra-cluster edge weight (int64)."""
+    out = np.zeros(A.shape[0], dtype=np.int64)
+    for c in range(A.shape[0]):
+        for i in range(A.shape[2]):
+            out[c] += A[c, labels[c, i], i]
+    return out
+
+
 def fit(graphs: np.ndarray, k_values, n_init: int, rng: np.random.Generator, *,
         batch: int = 200, **schedule) -> tuple[np.ndarray, np.ndarray]:
     """The lowest-cost labelling over ``n_init`` random initialisations for every graph
     and every k (:func:`anneal`; ``schedule`` its keywords).
 
-    The chains are annealed together in batches of at most ``batch``: larger batches
-    spread numpy's per-call overhead, but beyond ~200 chains of N = 450 the affinities
-    outgrow the cache (``tests/benchmarks/bench_correlation_sampler.py``).
+    The chains are annealed together in batches of at most ``batch``, each batch drawing
+    its random numbers at once, so the results depend on ``batch``.
     Returns ``labels`` (G, len(k_values), N) and ``costs`` (G, len(k_values)) of eq. 8.
     k = 1 needs no search (all nodes in one cluster).
     """

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import ive, logsumexp
@@ -129,7 +130,7 @@ def fskmeans(X, seeds, *, max_iter: int = 100, tol: float = 1e-6) -> TextCluster
     The cost recorded is the plain spherical cost Σ_i (1 − x_iᵀμ_c(i)) after each pass."""
     seeds = _check_seeds(X, seeds)
     k, n = len(seeds), X.shape[0]
-    order = np.random.default_rng(seeds.tolist()).permutation(n).tolist()
+    order = np.random.default_rng(seeds.tolist()).permutation(n)
     M = _unit_rows(_dense_rows(X, seeds), 0.0)
     labels = np.argmax(np.asarray(X @ M.T), axis=1)
     sizes = np.bincount(labels, minlength=k).astype(float)
@@ -137,22 +138,32 @@ def fskmeans(X, seeds, *, max_iter: int = 100, tol: float = 1e-6) -> TextCluster
     for _ in range(max_iter):
         M = _unit_rows(_weighted_sums(X, _one_hot(labels, k)), M)
         S = np.asarray(X @ M.T)
-        rows, lab, size = S.tolist(), labels.tolist(), sizes.tolist()
-        moved = False
-        for i in order:                       # sequential: sizes change with every move
-            old = lab[i]
-            size[old] -= 1.0
-            row = rows[i]
-            score = [s / (c + 1.0) for s, c in zip(row, size, strict=True)]
-            h = score.index(max(score))       # first maximum, as np.argmax
-            size[h] += 1.0
-            if h != old:
-                lab[i], moved = h, True
-        labels, sizes = np.asarray(lab, dtype=np.intp), np.asarray(size)
+        moved = _frequency_sensitive_pass(S, order, labels, sizes)
         costs.append(float(np.sum(1.0 - S[np.arange(n), labels])))
         if not moved or _converged(costs, tol, n):
             break
     return TextClustering(labels, np.asarray(costs, dtype=float))
+
+
+@numba.njit(cache=True)
+def _frequency_sensitive_pass(S, order, labels, sizes):
+    """One sequential pass of :func:`fskmeans`, in place on ``labels`` and ``sizes``:
+    document i (in ``order``) leaves its cluster and joins the first h maximising
+    S_ih / (n_h + 1). Returns whether any document moved."""
+    moved = False
+    for i in order:
+        old = labels[i]
+        sizes[old] -= 1.0
+        h, best = 0, S[i, 0] / (sizes[0] + 1.0)
+        for u in range(1, S.shape[1]):
+            score = S[i, u] / (sizes[u] + 1.0)
+            if score > best:
+                h, best = u, score
+        sizes[h] += 1.0
+        if h != old:
+            labels[i] = h
+            moved = True
+    return moved
 
 
 # --- von Mises–Fisher mixtures -------------------------------------------------------------
