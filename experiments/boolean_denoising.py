@@ -29,8 +29,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from matplotlib.gridspec import GridSpec
-from matplotlib.lines import Line2D
 
 from mtc_cli import plotting
 from mtc_cli.config import PROJECT_ROOT, param, to_plain
@@ -123,6 +121,13 @@ def method_labels(p: Params) -> dict:
     out.update({_opcv(h): f"OP-CV {h:.0%}" for h in p.holdouts})
     out.update({"coverage": f"{p.coverage:.0%} rule", "increment": "increment rule"})
     return out
+
+
+def data_note(p: Params) -> str:
+    """The figure's source: the paper's (MTC Fig. 3), or the user's files among ``real``
+    (any outside the shipped HP Labs folder), by name."""
+    own = [Path(f).name for f in p.real if Path(f).resolve().parent != HP.resolve()]
+    return f"on {', '.join(own)}" if own else "(MTC Fig. 3)"
 
 
 def _sha256(path: Path) -> str:
@@ -252,6 +257,9 @@ class BooleanDenoising(Experiment):
                 "overall": overall, "pooled": pooled_table(overall)}
 
     def plot(self, rows, summary, p: Params, outdir) -> list:
+        from matplotlib.gridspec import GridSpec
+        from matplotlib.lines import Line2D
+
         picks = choices(rows, p)
         names = list(dict.fromkeys(summary["dataset"]))
         labels = method_labels(p)
@@ -284,7 +292,7 @@ class BooleanDenoising(Experiment):
                    fontsize=8)
         nz = p.noise
         unit = "of the ones of X*" if nz.relative_to == "ones" else "per entry"
-        fig.suptitle(f"Denoising access-control matrices with rank-k SVD (MTC Fig. 3): noise "
+        fig.suptitle(f"Denoising access-control matrices with rank-k SVD {data_note(p)}: noise "
                      f"+{nz.additive:.0%} / −{nz.subtractive:.0%} {unit}, "
                      f"{int(summary['n_reps'].max())} noise draws, {p.splits} MTC splits, "
                      f"{p.permutations} OP-CV permutations", fontsize=10, y=1.04)

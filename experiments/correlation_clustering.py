@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from matplotlib.gridspec import GridSpec
 
 from mtc_cli import plotting
 from mtc_cli.config import param
@@ -165,6 +164,8 @@ class CorrelationClustering(Experiment):
         return {"mean_curve": curve, "flatness": pd.DataFrame(flat)}
 
     def plot(self, rows, summary, p: Params, outdir) -> list:
+        from matplotlib.gridspec import GridSpec
+
         curve = mean_curve(rows)
         grid = np.sort(curve["p"].unique())
         panels = sorted({float(grid[np.abs(grid - x).argmin()]) for x in p.figure_p})

@@ -12,8 +12,6 @@ from itertools import combinations
 
 import numpy as np
 import pandas as pd
-from matplotlib.gridspec import GridSpec
-from matplotlib.ticker import MaxNLocator
 
 from mtc_cli import plotting
 from mtc_cli.config import param
@@ -156,6 +154,9 @@ class GmmOverlap(Experiment):
         return {"thresholds": pd.DataFrame([wide])}
 
     def plot(self, rows, summary, p: Params, outdir) -> list:
+        from matplotlib.gridspec import GridSpec
+        from matplotlib.ticker import MaxNLocator
+
         grid = np.sort(rows["sigma_over_d"].unique())
         examples = sorted({float(grid[np.abs(grid - s).argmin()]) for s in p.example_sigmas})
         fig = plotting.new_figure(11, 3.0 * len(examples) + 4.4)
@@ -175,17 +176,17 @@ class GmmOverlap(Experiment):
                 ax.set_xlabel("k")
                 ax.set_ylabel(YLABELS[c])
         ax = fig.add_subplot(gs[-1, :])
-        offsets = {"mtc": 0.0, "bic": -0.07, "aic": 0.07}
+        # side by side at each σ (BIC, MTC, AIC): every k stays on its integer tick
+        order = ("bic", "mtc", "aic")
+        offsets, width = plotting.dodge(grid, len(order), share=0.8)
         name = "d" if p.distance == "centres" else "r"
-        for c in CRITERIA:
+        for c, off in zip(order, offsets, strict=True):
             s = summary[summary["criterion"] == c].sort_values("sigma_over_d")
-            x, off = s["sigma_over_d"].to_numpy(), offsets[c]
-            ax.fill_between(x, s["selected_k_q25"] + off, s["selected_k_q75"] + off,
-                            step="mid", color=plotting.color(c), alpha=0.15, lw=0)
-            ax.step(x, s["selected_k"] + off, where="mid", color=plotting.color(c), lw=1.2)
-            ax.plot(x, s["selected_k"] + off, "o", ms=3, color=plotting.color(c),
-                    label=f"{LABELS[c]} (median, quartiles; drawn {off:+.2f} off its k)"
-                    if off else f"{LABELS[c]} (median, quartiles)")
+            x = s["sigma_over_d"].to_numpy() + off
+            ax.bar(x, s["selected_k_q75"] - s["selected_k_q25"], bottom=s["selected_k_q25"],
+                   width=0.9 * width, color=plotting.color(c), alpha=0.3, lw=0)
+            ax.plot(x, s["selected_k"], ls="none", marker="o", ms=3.5,
+                    color=plotting.color(c), label=f"{LABELS[c]}: median ●, quartiles ▮")
         true_k = int(summary["true_k"].iloc[0])
         ax.axhline(true_k, color="#999999", lw=0.8, ls="--", label=f"true k = {true_k}")
         to_paper = unit(p.centres, "centres") / unit(p.centres, p.distance)
@@ -193,6 +194,8 @@ class GmmOverlap(Experiment):
             ax.axvline(x * to_paper, color=plotting.color(c), lw=0.8, ls=":", alpha=0.9,
                        label=f"paper: {c.upper()} leaves k = 3 at σ/d = {x:.2f}")
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        top_k = np.nanmax([summary["selected_k_q75"].max(), true_k])
+        ax.set_ylim(0.5, top_k + 0.5)
         meaning = {"d": "d: distance between two centres", "r": "r: centre to the middle"}
         ax.set_xlabel(f"σ / {name}   ({meaning[name]})")
         other = "r" if name == "d" else "d"
@@ -204,7 +207,8 @@ class GmmOverlap(Experiment):
         ax.text(0.0, 1.2, f"Selected number of Gaussians vs overlap (n = {p.n} per set, "
                 f"{p.covariance_type} covariances, {p.reps} repetitions)",
                 transform=ax.transAxes, fontsize=10)
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, borderaxespad=0)
+        plotting.legend_beside(ax, fontsize=7, title="at each σ, left to right:\nBIC, MTC, "
+                               "AIC (k exact)", title_fontsize=7)
         return [plotting.save(fig, outdir / "gmm_overlap.png")]
 
 

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from matplotlib.gridspec import GridSpec
 from threadpoolctl import threadpool_limits
 
 from mtc_cli import mappings, plotting
@@ -187,6 +186,8 @@ class KmeansMappings(Experiment):
         return pd.concat(parts, ignore_index=True)
 
     def plot(self, rows, summary, p: Params, outdir) -> list:
+        from matplotlib.gridspec import GridSpec
+
         curves = pd.read_csv(outdir / "curves.csv")
         scatter = pd.read_csv(outdir / "scatter.csv")
         sens = pd.read_csv(outdir / "sensitivity.csv")

@@ -167,11 +167,17 @@ class StabilityLeukemia(Experiment):
 
     def plot(self, rows, summary, p: Params, outdir) -> list:
         curve = model_order.curves(rows, list(self.condition))
-        title = (f"Lange et al. 2002 Fig. 2: {curve['dataset'].iloc[0]} data, "
-                 f"{rows['rep'].nunique()} runs of r = {p.criteria.n_resamples} splits")
+        title = figure_title(p, rows["rep"].nunique())
         return [model_order.plot_curves(curve, summary, list(self.condition), title,
                                         Path(outdir) / "stability_leukemia.png",
                                         p.criteria.ps_threshold)]
+
+
+def figure_title(p: Params, runs: int) -> str:
+    """The paper's figure on the Golub data; on a user's table, its file name instead."""
+    about = ("Lange et al. 2002 Fig. 2: Golub leukemia data" if p.dataset is None else
+             f"Stability, Gap, Clest and Prediction Strength on {Path(p.dataset.path).name}")
+    return f"{about}, {runs} runs of r = {p.criteria.n_resamples} splits"
 
 
 experiment = StabilityLeukemia()

@@ -181,7 +181,7 @@ class StabilityToy(Experiment):
                 ax.scatter(sub["x"], sub["y"], s=4, label=f"component {comp}")
             ax.set_aspect("equal")
             ax.set_title(f"{name} (data_seed {p.data_seed})")
-            ax.legend(fontsize=6, markerscale=2)
+            plotting.legend_below(ax, gap=20, fontsize=6, markerscale=2, ncol=3)
         paths.append(plotting.save(fig, outdir / "stability_toy_data.png"))
         if (outdir / "sweep.csv").is_file() and len(pd.read_csv(outdir / "sweep.csv")):
             paths.append(_plot_sweep(pd.read_csv(outdir / "sweep.csv"),
@@ -220,18 +220,24 @@ def _design(p: Params) -> pd.DataFrame:
 
 
 def _plot_sweep(sweep: pd.DataFrame, path: Path) -> Path:
-    """Each criterion's median choice against the small clouds' separation."""
+    """Each criterion's median choice against the small clouds' separation, the criteria
+    side by side at each separation (every k on its integer tick)."""
+    sweep = sweep.sort_values("separation")
     fig, axes = plotting.figure(1, 1, width=5.5, height=3.4)
     ax = axes[0, 0]
-    for j, c in enumerate(model_order.CRITERIA):
-        ax.plot(sweep["separation"], sweep[c] + 0.06 * (j - 1.5), marker="o", ms=4,
-                label=model_order.LABELS[c])
+    offsets, _ = plotting.dodge(sweep["separation"], len(model_order.CRITERIA))
+    for c, off in zip(model_order.CRITERIA, offsets, strict=True):
+        (line,) = ax.step(sweep["separation"] + off, sweep[c], where="mid", lw=0.8,
+                          alpha=0.5)
+        ax.plot(sweep["separation"] + off, sweep[c], ls="none", marker="o", ms=4,
+                color=line.get_color(), label=model_order.LABELS[c])
     ax.axhline(3, color="#999999", ls="--", lw=0.8, label="3 clouds")
     ax.set_xlabel("distance between the two small clouds (sd 0.5 each)")
-    ax.set_ylabel("selected k (median over runs; offset for legibility)")
+    ax.set_ylabel("selected k (median over runs)")
     ax.yaxis.get_major_locator().set_params(integer=True)
     ax.set_title("3 Gaussians: the small clouds moved apart", fontsize=9)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    plotting.legend_beside(ax, fontsize=7, title="at each distance,\nleft to right:",
+                           title_fontsize=7)
     return plotting.save(fig, path)
 
 

@@ -21,8 +21,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from matplotlib.gridspec import GridSpec
-from matplotlib.lines import Line2D
 
 from mtc_cli import plotting
 from mtc_cli.config import PROJECT_ROOT, param, to_plain
@@ -156,6 +154,9 @@ class SvdDenoising(Experiment):
                 "image": pd.DataFrame([image_info(p)])}
 
     def plot(self, rows, summary, p: Params, outdir) -> list:
+        from matplotlib.gridspec import GridSpec
+        from matplotlib.lines import Line2D
+
         gaps = gap_table(rows)
         heat = (rows[rows["criterion"] == "psnr"].groupby(["k", "sigma"])["score"].mean()
                 .unstack("sigma").sort_index())
@@ -180,12 +181,12 @@ class SvdDenoising(Experiment):
         ax.plot(s, gaps["mtc_k"], color="black", lw=1.8, marker="o", ms=3)
         ax.plot(s, lo, color="black", lw=0.9, ls="--")
         ax.plot(s, hi, color="black", lw=0.9, ls="--")
-        ax.legend(handles=[
+        plotting.legend_below(ax, handles=[
             Line2D([], [], color=ORACLE, ls="--", lw=2, label="crest: PSNR-optimal rank"),
             Line2D([], [], color="black", lw=1.8, label="MTC rank (median over splits)"),
             Line2D([], [], color="black", lw=0.9, ls="--", label="MTC median ± 3 std"),
             Line2D([], [], color="white", lw=0.8, ls=":", label="1 dB below the crest")],
-            loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, facecolor="#bbbbbb")
+            facecolor="#bbbbbb")
         ax.set_xlabel("noise std σ (grey levels)")
         ax.set_ylabel("rank k")
         ax.set_yscale("log", base=2)
@@ -198,24 +199,26 @@ class SvdDenoising(Experiment):
 
         ax1 = fig.add_subplot(gs[0, 1])
         ax1.plot(s, gaps["psnr_oracle"], color=ORACLE, ls="--", lw=2, marker="o", ms=3,
-                 label="optimal rank (oracle)")
+                 label="PSNR at the optimal rank (oracle)")
         ax1.plot(s, gaps["psnr_mtc"], color="black", lw=1.2, marker="o", ms=3,
-                 label="rank chosen by MTC")
-        ax1.plot(s, gaps["psnr_noisy"], color="#999999", lw=1, label="noisy input (full rank)")
+                 label="PSNR at MTC's rank")
+        ax1.plot(s, gaps["psnr_noisy"], color="#999999", lw=1,
+                 label="PSNR of the noisy input (full rank)")
         ax1.set_ylabel("PSNR (dB)")
         ax1.set_title("PSNR of MTC's rank vs the optimum (mean over splits)")
-        ax1.legend(loc="upper right")
         ax1.tick_params(labelbottom=False)
 
         ax2 = fig.add_subplot(gs[1, 1], sharex=ax1)
         ax2.fill_between(s, gaps["gap_min"], gaps["gap_max"], color="black", alpha=0.15, lw=0,
-                         label="range over splits")
-        ax2.plot(s, gaps["gap"], color="black", lw=1.2, marker="o", ms=3, label="mean")
-        ax2.axhline(1.0, color="#d62728", lw=0.8, ls=":", label="1 dB")
+                         label="PSNR loss, range over splits")
+        ax2.plot(s, gaps["gap"], color="black", lw=1.2, marker="o", ms=3,
+                 label="PSNR loss, mean over splits")
+        ax2.axhline(1.0, color="#d62728", lw=0.8, ls=":", label="1 dB loss")
         ax2.set_xlabel("noise std σ (grey levels)")
         ax2.set_ylabel("PSNR loss of MTC (dB)")
         ax2.set_ylim(bottom=0)
-        ax2.legend(loc="upper right")
+        (h1, l1), (h2, l2) = ax1.get_legend_handles_labels(), ax2.get_legend_handles_labels()
+        plotting.legend_below(ax2, handles=h1 + h2, labels=l1 + l2)
         return [plotting.save(fig, Path(outdir) / "svd_lenna.png")]
 
 

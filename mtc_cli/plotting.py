@@ -1,14 +1,17 @@
-"""Shared matplotlib helpers: Agg backend, one style, atomic PNG output."""
+"""Shared matplotlib helpers: Agg backend, one style, atomic PNG output.
+
+Importing this module imports no matplotlib: pyplot is loaded (on the Agg backend) by the
+first helper that draws, so a worker that only computes, or a command that only reads an
+experiment's ``Params``, never pays for it. Experiments import ``matplotlib.*`` inside their
+plotting code for the same reason."""
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np
 
 #: one colour per criterion name, so a criterion looks the same in every figure
 COLORS = {
@@ -24,8 +27,20 @@ STYLE = {
 }
 
 
+@functools.cache
+def pyplot():
+    """``matplotlib.pyplot``, imported on first use with the Agg backend."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
 def figure(nrows: int = 1, ncols: int = 1, *, width: float = 4.0, height: float = 3.2, **kw):
     """A figure with ``nrows × ncols`` axes of ``width × height`` inches each."""
+    plt = pyplot()
     with plt.rc_context(STYLE):
         fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows),
                                  squeeze=False, **kw)
@@ -38,7 +53,7 @@ def color(name: str, default: str = "#7f7f7f") -> str:
 
 def cmap_cycle(n: int) -> list:
     """``n`` distinct colours (tab10, then tab20 for more than ten)."""
-    cmap = plt.get_cmap("tab10" if n <= 10 else "tab20")
+    cmap = pyplot().get_cmap("tab10" if n <= 10 else "tab20")
     return [cmap(i % cmap.N) for i in range(n)]
 
 
@@ -46,6 +61,7 @@ def save(fig, path: Path) -> Path:
     """Save ``fig`` as PNG atomically and close it."""
     from mtc_cli.results import new_temp_file
 
+    plt = pyplot()
     path = Path(path)
     fd, tmp = new_temp_file(path, suffix=".png")
     os.close(fd)
@@ -61,5 +77,39 @@ def save(fig, path: Path) -> Path:
 
 def new_figure(width: float, height: float):
     """An empty figure in the shared style, for layouts built with GridSpec."""
+    plt = pyplot()
     with plt.rc_context(STYLE):
         return plt.figure(figsize=(width, height))
+
+
+def legend_below(ax, *, gap: float = 36.0, **kw):
+    """A legend centred under ``ax``, ``gap`` points below its bottom edge (clear of the
+    tick labels and the x label), so that it never covers the data."""
+    from matplotlib.transforms import offset_copy
+
+    kw.setdefault("ncol", 2)
+    where = offset_copy(ax.transAxes, fig=ax.figure, y=-gap, units="points")
+    return ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=where,
+                     **kw)
+
+
+def legend_beside(ax, *, gap: float = 6.0, **kw):
+    """A legend to the right of ``ax``, ``gap`` points beyond its right edge (more for a
+    twin axis with its own labels), so that it never covers the data."""
+    from matplotlib.transforms import offset_copy
+
+    where = offset_copy(ax.transAxes, fig=ax.figure, x=gap, units="points")
+    return ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), bbox_transform=where,
+                     borderaxespad=0, **kw)
+
+
+def dodge(x, n: int, share: float = 0.6) -> tuple[np.ndarray, float]:
+    """Side-by-side slots for ``n`` series drawn at the same grid points ``x``: the
+    horizontal offset of each series and the width of a slot, together ``share`` of the
+    smallest grid step (at most an eighth of the grid's range, so that a coarse grid keeps
+    each group near its grid point). Integer values (a selected k) stay on their ticks; the
+    series are told apart by their position, never by nudging their values."""
+    grid = np.unique(np.asarray(x, dtype=float))
+    step = min(np.diff(grid).min(), (grid[-1] - grid[0]) / 8) if len(grid) > 1 else 1.0
+    width = share * float(step) / n
+    return (np.arange(n) - (n - 1) / 2) * width, width

@@ -183,7 +183,7 @@ def plot_curves(curve: pd.DataFrame, summary: pd.DataFrame, condition: list[str]
 
     keys = list(curve[condition].drop_duplicates().itertuples(index=False, name=None))
     fig, axes = plotting.figure(2, len(keys), width=4.4, height=3.4)
-    fig.subplots_adjust(wspace=0.55, hspace=0.35)
+    fig.subplots_adjust(wspace=0.55, hspace=0.8)
     for j, key in enumerate(keys):
         mask = np.logical_and.reduce([curve[c] == v for c, v in zip(condition, key,
                                                                     strict=True)])
@@ -205,7 +205,7 @@ def plot_curves(curve: pd.DataFrame, summary: pd.DataFrame, condition: list[str]
         ax.set_ylabel("normalised instability S̄(k)")
         ax.set_ylim(bottom=0)
         ax.set_xticks(s["k"])
-        ax.legend(fontsize=7)
+        plotting.legend_below(ax, fontsize=7)
         ax = axes[1, j]
         right = ax.twinx()
         right.grid(False)
@@ -227,6 +227,6 @@ def plot_curves(curve: pd.DataFrame, summary: pd.DataFrame, condition: list[str]
         right.set_ylabel("prediction strength; Clest d_k")
         handles = [h for a in (ax, right) for h in a.get_legend_handles_labels()[0]]
         names = [lab for a in (ax, right) for lab in a.get_legend_handles_labels()[1]]
-        ax.legend(handles, names, fontsize=7, loc="upper right")
+        plotting.legend_below(ax, handles=handles, labels=names, fontsize=7)
     fig.suptitle(title, fontsize=10)
     return plotting.save(fig, path)
