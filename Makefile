@@ -10,8 +10,10 @@ BENCHES := $(sort $(wildcard tests/benchmarks/bench_*.py))
 install:
 	$(PYTHON) -m pip install -e '.[dev,cluster]'
 
+# on $(JOBS) processes (pytest-xdist); the end-to-end quick profiles that `make figures` runs
+# anyway are marked slow and left out (`$(PYTHON) -m pytest -m slow -n 2` runs them)
 test:
-	$(PYTHON) -m pytest -m "not reliability and not slurm"
+	$(PYTHON) -m pytest -m "not reliability and not slurm and not slow" -n $(JOBS)
 
 # the bad-input and interruption suite (68 review cases, cache damage, locks, signals)
 test-reliability:
@@ -22,8 +24,9 @@ test-reliability:
 test-slurm:
 	$(PYTHON) -m pytest -m slurm -rs
 
+# one process for all configs: one start-up and one worker pool (progress names each config)
 figures:
-	@for c in $(CONFIGS); do echo "== $$c (quick)"; mtc run $$c --quick -j $(JOBS) > /dev/null || exit 1; done
+	mtc run $(CONFIGS) --quick -j $(JOBS) > /dev/null
 	@echo "quick figures in results/quick/"
 
 figures-full:

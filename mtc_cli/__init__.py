@@ -1,15 +1,9 @@
 """mtc: model-order selection for unsupervised learning, from the papers' equations.
 
 ``from mtc_cli import OrderSelector`` gives the scikit-learn style estimator of
-``mtc select`` (imported on first use, so that the command line starts fast).
+``mtc select``; it and ``__version__`` are looked up on first use, so that the command
+line starts fast.
 """
-
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("mtc")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0+unknown"
 
 
 def __getattr__(name):
@@ -17,4 +11,13 @@ def __getattr__(name):
         import importlib
 
         return importlib.import_module("mtc_cli.selection.estimator").OrderSelector
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value = version("mtc")
+        except PackageNotFoundError:  # running from a source tree that is not installed
+            value = "0+unknown"
+        globals()["__version__"] = value
+        return value
     raise AttributeError(f"module 'mtc_cli' has no attribute {name!r}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-import importlib
+import os
 import pkgutil
 import signal
 import sys
@@ -11,7 +11,6 @@ from pathlib import Path
 
 import click
 
-from mtc_cli import __version__
 from mtc_cli.datasets.formats import FORMATS as DATA_FORMATS
 from mtc_cli.errors import MtcError
 from mtc_cli.selection.criteria import MODELS as SELECT_MODELS
@@ -44,6 +43,8 @@ def _one_line_errors(command):
             _fail(f"interrupted; {RESUME}", 130)
         except MemoryError:
             _fail(f"out of memory; {RESUME}", 1)
+        except BrokenPipeError:  # the reader of the output left (… | head): click exits 1
+            raise
         except OSError as exc:
             where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
             _fail(f"{exc.strerror or exc}{where}; {RESUME}", 1)
@@ -96,8 +97,17 @@ def entry(argv=None) -> None:
         _fail("interrupted", 130)
 
 
+def _version(ctx, param, value) -> None:
+    if value and not ctx.resilient_parsing:
+        from mtc_cli import __version__  # importlib.metadata: only when asked
+
+        click.echo(f"mtc, version {__version__}")
+        ctx.exit()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="mtc")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_version,
+              help="Show the version and exit.")
 def main():
     """Model-order selection experiments: run a config, redraw its figures, list what exists.
 
@@ -105,12 +115,15 @@ def main():
     Examples:
       mtc run configs/gmm_overlap.yaml --quick
       mtc run configs/svd_lenna.yaml -j 2 --set sigma=[10,50]
+      mtc run configs/*.yaml --quick -j 2
+      mtc keys gmm_overlap
       mtc render results/gmm_overlap
     """
 
 
 @main.command()
-@click.argument("config", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("configs", metavar="CONFIG...", nargs=-1, required=True,
+                type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--quick", is_flag=True,
               help="Apply the config's quick: block (seconds, for tests/CI).")
 @click.option("-j", "--jobs", default=1, show_default=True, type=click.IntRange(min=-1),
@@ -135,20 +148,47 @@ def main():
               "directory's cache, e.g. from a job array; then `mtc merge DIR`.")
 @PLUGIN
 @_one_line_errors
-def run(config, quick, jobs, overrides, out, force, backend, scheduler, cluster_file, shard,
+def run(configs, quick, jobs, overrides, out, force, backend, scheduler, cluster_file, shard,
         plugins):
-    """Run the experiment of CONFIG and write rows, summary, targets, figures, run.json.
+    """Run the experiment of each CONFIG and write rows, summary, targets, figures, run.json.
 
     Finished tasks are cached in the run directory: an interrupted run resumes where it
-    stopped when run again.
+    stopped when run again. Several configs run one after another in this process (one
+    worker pool), each as `mtc run CONFIG` would; every config is loaded and checked first.
     """
     from mtc_cli.config import load_config
 
     _plugins(plugins)
-    cfg = load_config(config, quick=quick, overrides=overrides)
-    outcome = _run(cfg, out, jobs, force, backend, scheduler, cluster_file, shard)
-    if outcome is not None:
-        _print_outcome(outcome)
+    cfgs = [load_config(c, quick=quick, overrides=overrides) for c in configs]
+    if len(cfgs) > 1:
+        _check_all(cfgs, out)
+    for cfg in cfgs:
+        outcome = _run(cfg, out, jobs, force, backend, scheduler, cluster_file, shard)
+        if outcome is not None:
+            _print_outcome(outcome)
+
+
+def _check_all(cfgs, out) -> None:
+    """Before the first of several configs runs: one run directory each, and every
+    experiment's own check passed."""
+    from mtc_cli.pipeline import default_run_dir
+    from mtc_cli.registry import get_experiment
+
+    if out is not None:
+        raise MtcError("--out names the run directory of one config; give one CONFIG with it")
+    seen = {}
+    for cfg in cfgs:
+        run_dir = default_run_dir(cfg).resolve()
+        if run_dir in seen:
+            raise MtcError(f"{seen[run_dir]} and {cfg.path} would both run into "
+                           f"{default_run_dir(cfg)}; run them one at a time with --out")
+        seen[run_dir] = cfg.path
+        check = getattr(get_experiment(cfg.experiment), "check", None)
+        if check is not None:
+            try:
+                check(cfg.params)
+            except MtcError as exc:
+                raise MtcError(f"{cfg.path}: {exc}") from None
 
 
 def _parse_shard(text: str) -> tuple[int, int]:
@@ -280,8 +320,6 @@ def _run(cfg, run_dir, jobs, force, backend, scheduler, cluster_file, shard):
     if jobs == 0:
         raise MtcError("--jobs: expected a positive number of workers or -1, got 0")
     if jobs == -1:
-        import os
-
         jobs = os.cpu_count() or 1
     if (scheduler or cluster_file) and backend != "dask":
         raise MtcError("--scheduler and --cluster need --backend dask")
@@ -324,9 +362,7 @@ def _print_outcome(outcome) -> None:
                                          outcome.run_dir)
     if text is not None:
         click.echo(text)
-        s = outcome.stats
-        click.echo(f"\n{s['n_computed']} tasks computed, {s['n_cached']} from cache. "
-                   f"Results: {outcome.run_dir}/")
+        click.echo(_done(outcome))
         return
     click.echo("\nSummary: selected k per condition and criterion (median [quartiles]):")
     click.echo(format_table(summary_wide(outcome.summary)))
@@ -338,9 +374,14 @@ def _print_outcome(outcome) -> None:
         t["observed"] = [o if len(o) <= 90 else o[:89] + "…" for o in t["observed"]]
         click.echo(f"\nTargets — {count_line(outcome.targets)}:")
         click.echo(format_table(t))
+    click.echo(_done(outcome))
+
+
+def _done(outcome) -> str:
     s = outcome.stats
-    click.echo(f"\n{s['n_computed']} tasks computed, {s['n_cached']} from cache. "
-               f"Results: {outcome.run_dir}/")
+    kept = " (every output as it was: run.json kept)" if s.get("record_kept") else ""
+    return (f"\n{s['n_computed']} tasks computed, {s['n_cached']} from cache. "
+            f"Results: {outcome.run_dir}/{kept}")
 
 
 @main.command()
@@ -368,31 +409,80 @@ def render(run_dir, config, plugins):
 @main.command("list")
 def list_():
     """List the shipped configs, the experiments and the criteria, one line each."""
-    import yaml
+    from mtc_cli import criteria, declared
+    from mtc_cli.config import PROJECT_ROOT, read_yaml
+    from mtc_cli.registry import description, experiment_names
 
-    from mtc_cli import criteria
-    from mtc_cli.config import PROJECT_ROOT
-    from mtc_cli.registry import experiment_names, get_experiment
-
-    click.echo("Configs:")
+    configs = []
     for path in sorted((PROJECT_ROOT / "configs").glob("*.yaml")):
         try:
-            desc = (yaml.safe_load(path.read_text()) or {}).get("description", "")
-        except yaml.YAMLError:
+            desc = read_yaml(path).get("description", "")
+        except MtcError:
             desc = "(malformed YAML)"
-        click.echo(f"  configs/{path.name:<32} {_first_line(desc)}")
-    click.echo("Experiments:")
-    for name in experiment_names():
-        click.echo(f"  {name:<32} {_first_line(get_experiment(name).description)}")
-    click.echo("Criteria:")
-    for mod in sorted(m.name for m in pkgutil.iter_modules(criteria.__path__)):
-        doc = importlib.import_module(f"mtc_cli.criteria.{mod}").__doc__ or ""
-        click.echo(f"  {mod:<32} {_first_line(doc)}")
+        configs.append((f"configs/{path.name}", desc))
+    sections = {
+        "Configs": configs,
+        "Experiments": [(name, description(name)) for name in experiment_names()],
+        "Criteria": [(name, declared.docstring(f"mtc_cli.criteria.{name}"))
+                     for name in sorted(m.name for m in pkgutil.iter_modules(criteria.__path__))],
+    }
+    for title, entries in sections.items():
+        click.echo(f"{title}:")
+        width = max((len(name) for name, _ in entries), default=0)
+        for name, text in entries:
+            click.echo(f"  {name:<{width}}  {_one_line(text, WIDTH - width - 4)}".rstrip())
 
 
-def _first_line(text) -> str:
-    lines = str(text or "").strip().splitlines()
-    return lines[0] if lines else ""
+#: the width of the lines of ``mtc list`` and ``mtc keys``
+WIDTH = 100
+
+
+def _one_line(text, width: int) -> str:
+    """The first paragraph of ``text`` on one line, cut at a word boundary (with …) to fit
+    ``width`` columns."""
+    import textwrap
+
+    paragraph = str(text or "").strip().split("\n\n")[0]
+    return textwrap.shorten(paragraph, max(width, 10), placeholder=" …",
+                            break_long_words=False, break_on_hyphens=False)
+
+
+@main.command()
+@click.argument("name", metavar="CONFIG|EXPERIMENT")
+@PLUGIN
+@_one_line_errors
+def keys(name, plugins):
+    """List the config keys of an experiment: type, range or choices, default, help.
+
+    EXPERIMENT names it, or CONFIG is a config file of it. Nested keys are dotted, as
+    --set takes them.
+    """
+    import textwrap
+
+    from mtc_cli.config import COMMON_KEYS, read_yaml
+    from mtc_cli.config import keys as param_keys
+    from mtc_cli.registry import get_experiment
+
+    _plugins(plugins)
+    if name.endswith((".yaml", ".yml")) or Path(name).is_file():
+        experiment = read_yaml(Path(name)).get("experiment")
+        if not isinstance(experiment, str):
+            raise MtcError(f"{name}: missing key 'experiment'")
+    else:
+        experiment = name
+    exp = get_experiment(experiment)
+    click.echo(_one_line(f"Keys of {experiment}: {exp.description}", WIDTH))
+    for row in param_keys(exp.Params):
+        head = f"  {row['key']}: " + ", ".join(filter(None, (row["type"], row["range"])))
+        if row["default"]:
+            head += _one_line(f"; default {row['default']}", WIDTH - len(head))
+        click.echo(head)
+        for text in (row["choices"], row["help"]):
+            if text:
+                click.echo(textwrap.fill(" ".join(text.split()), WIDTH, initial_indent=" " * 6,
+                                         subsequent_indent=" " * 6, break_long_words=False,
+                                         break_on_hyphens=False))
+    click.echo(f"Common to every config: {', '.join(COMMON_KEYS)}.")
 
 
 @main.command()

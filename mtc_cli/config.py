@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import json
 import math
 import types
 import typing
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mtc_cli import expressions, yamlio
+from mtc_cli import yamlio
 from mtc_cli.errors import MtcError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -131,10 +132,22 @@ def load_config(path, *, quick: bool = False, overrides=(), resolve_experiment=N
 def config_from_mapping(raw: dict, path: Path, *, quick: bool = False, overrides=(),
                         resolve_experiment=None) -> Config:
     """A :class:`Config` from the mapping ``raw`` of a config file (``path`` names its
-    source in errors and outputs): the validation of :func:`load_config`."""
-    path = Path(path)
+    source in errors and outputs): the validation of :func:`load_config`.
+
+    With the default registry, the config is first checked against the ``Params`` read
+    from the experiment's source (:mod:`mtc_cli.declared`), so that a bad key or value is
+    reported before the experiment's module and its heavy imports are loaded."""
     if resolve_experiment is None:
-        from mtc_cli.registry import get_experiment as resolve_experiment
+        from mtc_cli.registry import declared_experiment, get_experiment
+
+        _config(raw, Path(path), quick, overrides, declared_experiment)
+        resolve_experiment = get_experiment
+    return _config(raw, Path(path), quick, overrides, resolve_experiment)
+
+
+def _config(raw, path: Path, quick, overrides, resolve_experiment) -> Config | None:
+    """:func:`config_from_mapping`; None if ``resolve_experiment`` returns None (a stand-in
+    that could not be read)."""
     if not isinstance(raw, dict):
         raise MtcError(f"{path}: expected a mapping of keys at the top level")
     if "experiment" not in raw:
@@ -146,8 +159,11 @@ def config_from_mapping(raw: dict, path: Path, *, quick: bool = False, overrides
         exp = resolve_experiment(name)
     except MtcError as exc:
         raise MtcError(f"{path}: key 'experiment': {exc}") from None
+    if exp is None:
+        return None
     params_cls = exp.Params
-    valid = list(COMMON_KEYS) + [f.name for f in dataclasses.fields(params_cls)]
+    own = [f.name for f in dataclasses.fields(params_cls)]
+    valid = own + list(COMMON_KEYS)
 
     values = {k: v for k, v in raw.items() if k not in COMMON_KEYS}
     for key in values:
@@ -157,8 +173,8 @@ def config_from_mapping(raw: dict, path: Path, *, quick: bool = False, overrides
     if not isinstance(quick_block, dict):
         raise MtcError(f"{path}: key 'quick': expected a mapping of overrides")
     for key in quick_block:
-        if key not in valid or key in COMMON_KEYS and key != "seed":
-            raise MtcError(f"{path}: {_unknown('quick.' + key, ['quick.' + v for v in valid])}")
+        if key not in own and key != "seed":
+            raise MtcError(f"{path}: {_unknown(key, [*own, 'seed'], 'quick.')}")
     for key, kind in (("description", str), ("targets", list)):
         if raw.get(key) is not None and not isinstance(raw[key], kind):
             raise MtcError(f"{path}: key '{key}': expected "
@@ -186,8 +202,8 @@ def config_from_mapping(raw: dict, path: Path, *, quick: bool = False, overrides
                 raise MtcError(f"{path}: --set {key}: 'seed' is a number, not a mapping")
             seed = value
             continue
-        if top not in valid or top in COMMON_KEYS:
-            raise MtcError(f"{path}: --set {key}: {_unknown(key, valid)}")
+        if top not in own:
+            raise MtcError(f"{path}: --set {key}: {_unknown(top, [*own, 'seed'])}")
         try:
             values = _set_dotted(values, key.split("."), value)
         except MtcError as exc:
@@ -213,9 +229,11 @@ def _check_seed(seed, path) -> None:
 def _target(item, i, path) -> Target:
     if not isinstance(item, dict):
         raise MtcError(f"{path}: key 'targets[{i}]': expected a mapping with claim and expect")
+    from mtc_cli import expressions
+
     for key in item:
         if key not in TARGET_KEYS:
-            raise MtcError(f"{path}: {_unknown(f'targets[{i}].{key}', TARGET_KEYS)}")
+            raise MtcError(f"{path}: {_unknown(key, TARGET_KEYS, f'targets[{i}].')}")
     for key in ("claim", "expect"):
         if not isinstance(item.get(key), str):
             raise MtcError(f"{path}: key 'targets[{i}].{key}': expected a string")
@@ -264,10 +282,11 @@ def _set_dotted(values, keys: list[str], value):
     return out
 
 
-def _unknown(key: str, valid) -> str:
+def _unknown(key: str, valid, prefix: str = "") -> str:
+    """'unknown key …' for ``prefix + key``, with the nearest and the list of ``valid``."""
     near = difflib.get_close_matches(key, list(valid), n=1, cutoff=0.5)
-    hint = f" (did you mean '{near[0]}'?)" if near else ""
-    return f"unknown key '{key}'{hint}"
+    hint = f" (did you mean '{prefix}{near[0]}'?)" if near else ""
+    return f"unknown key '{prefix}{key}'{hint}; valid keys: {', '.join(valid)}"
 
 
 def build(cls, values: dict, source: str, prefix: str):
@@ -277,7 +296,7 @@ def build(cls, values: dict, source: str, prefix: str):
     fields = {f.name: f for f in dataclasses.fields(cls)}
     for key in values:
         if key not in fields:
-            raise MtcError(f"{source}: {_unknown(prefix + key, [prefix + n for n in fields])}")
+            raise MtcError(f"{source}: {_unknown(key, fields, prefix)}")
     hints = typing.get_type_hints(cls)
     kwargs = {}
     for name, f in fields.items():
@@ -344,3 +363,53 @@ def resolve_path(text: str, source: str, key: str) -> Path:
         if candidate.exists():
             return candidate.resolve()
     raise MtcError(f"{source}: key '{key}': file not found: {text}")
+
+
+def keys(cls, prefix: str = "", defaults: Any = dataclasses.MISSING) -> list[dict]:
+    """Every key of the dataclass ``cls`` (``mtc keys``), nested ones dotted (``a.b``,
+    ``a[i].b`` in a list): its type, range, choices, default (as YAML) and help."""
+    if defaults is dataclasses.MISSING:
+        try:
+            defaults = cls()
+        except TypeError:  # a field without a default
+            defaults = None
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        tp, meta = _inner(hints[f.name]), f.metadata
+        listed = typing.get_origin(tp) is list
+        each = "each " if listed else ""
+        bounds = [f"{sign} {meta[b]}" for b, sign in (("min", "≥"), ("max", "≤"))
+                  if meta.get(b) is not None]
+        choices = meta.get("choices")
+        default = getattr(defaults, f.name, None)
+        out.append({
+            "key": prefix + f.name, "type": _type_name(hints[f.name]),
+            "range": each + ", ".join(bounds) if bounds else "",
+            "choices": f"{each}one of {', '.join(map(str, choices))}" if choices else "",
+            "default": "" if dataclasses.is_dataclass(default) else
+            json.dumps(to_plain(default), ensure_ascii=False),
+            "help": meta.get("help", "")})
+        nested = typing.get_args(tp)[0] if listed else tp
+        if dataclasses.is_dataclass(nested):
+            out += keys(nested, f"{prefix}{f.name}{'[i]' if listed else ''}.",
+                        default if dataclasses.is_dataclass(default) else dataclasses.MISSING)
+    return out
+
+
+def _inner(tp):
+    """``X`` of ``X | None``; ``tp`` itself otherwise."""
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        inner = [a for a in typing.get_args(tp) if a is not type(None)]
+        return inner[0] if len(inner) == 1 else tp
+    return tp
+
+
+def _type_name(tp) -> str:
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        return " | ".join(_type_name(a) for a in typing.get_args(tp))
+    if typing.get_origin(tp) is list:
+        return f"list[{_type_name(typing.get_args(tp)[0])}]"
+    if dataclasses.is_dataclass(tp):
+        return "mapping"
+    return {Path: "path", type(None): "null"}.get(tp, getattr(tp, "__name__", str(tp)))

@@ -9,8 +9,9 @@ from __future__ import annotations
 import difflib
 import importlib
 import pkgutil
-from importlib.metadata import entry_points
+from types import SimpleNamespace
 
+from mtc_cli import declared
 from mtc_cli.errors import MtcError
 
 GROUP = "mtc.experiments"
@@ -31,6 +32,8 @@ def experiment_names() -> list[str]:
 
 
 def _entry_points() -> dict[str, str]:
+    from importlib.metadata import entry_points
+
     return {ep.name: ep.value for ep in entry_points(group=GROUP)}
 
 
@@ -68,3 +71,22 @@ def get_experiment(name: str):
     if exp is None:
         raise MtcError(f"module '{module_name}' has no 'experiment' object")
     return exp
+
+
+def description(name: str) -> str:
+    """The experiment's one-line description, read from its module's source (the module is
+    imported only if the source does not state it as a string)."""
+    tree = declared.parse(module_of(name))
+    text = None if tree is None else declared.description(tree)
+    return text if text is not None else get_experiment(name).description
+
+
+def declared_experiment(name: str):
+    """A stand-in of the shipped experiment ``name`` whose ``Params`` is read from its
+    module's source (:func:`mtc_cli.declared.params`; a test holds each shipped one to
+    checking less than the real one, never more), or None (a module of yours); nothing is
+    imported."""
+    module = module_of(name)
+    tree = declared.parse(module) if name in experiment_names() else None
+    params = None if tree is None else declared.params(tree)
+    return None if params is None else SimpleNamespace(Params=params)

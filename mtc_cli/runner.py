@@ -194,6 +194,7 @@ def run_tasks(experiment, tasks: list[dict], seed: int, run_dir: Path, *, jobs: 
     recomputed, and ``warn`` (one line each) says so.
     """
     warn = warn or _warn
+    outputs = output_digests(run_dir)
     cache = Path(run_dir) / "tasks"
     cache.mkdir(parents=True, exist_ok=True)
     keys = [task_key(experiment.name, seed, t) for t in tasks]
@@ -246,7 +247,25 @@ def run_tasks(experiment, tasks: list[dict], seed: int, run_dir: Path, *, jobs: 
         progress.close()
     return {"n_tasks": len(tasks), "n_shard": len(mine), "n_computed": len(todo),
             "n_cached": len(mine) - len(todo), "keys": keys, "code_version": version,
-            "missing": sum(not (cache / f"{k}.json").exists() for k in keys)}
+            "missing": sum(not (cache / f"{k}.json").exists() for k in keys),
+            # new timings (see Experiment.timing) make a new record, whatever the outputs
+            "run_dir": Path(run_dir),
+            "outputs_before": None if todo and experiment.timing_columns else outputs}
+
+
+def output_digests(run_dir: Path) -> dict[str, str]:
+    """sha256 of each file of ``run_dir`` that a run writes, but run.json (not the task
+    cache, the lock or temporary files)."""
+    run_dir = Path(run_dir)
+    out = {}
+    for top, dirs, files in os.walk(run_dir):
+        if Path(top) == run_dir:
+            dirs[:] = [d for d in dirs if d != "tasks"]
+        for name in files:
+            path = Path(top) / name
+            if not name.startswith(".") and path != run_dir / "run.json":
+                out[str(path.relative_to(run_dir))] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return out
 
 
 def quiet_relaunched_tracker() -> None:
@@ -325,6 +344,11 @@ def provenance(cfg, stats: dict) -> dict:
     ``code_version`` the version of the experiment's code that computed every row and
     ``git_commits`` the commits recorded by the cache entries of those rows (``git_commit``
     when they are one) — never the commit of a later invocation that only read them.
+
+    A run that reproduced its directory byte for byte (same config file, config and code
+    version; every output file as it was before the run, see :func:`output_digests`) keeps
+    the previous record, that of the run that produced these outputs, and sets
+    ``stats["record_kept"]``: rerunning a committed result dirties nothing.
     """
     import platform
     from importlib.metadata import PackageNotFoundError, version
@@ -338,7 +362,7 @@ def provenance(cfg, stats: dict) -> dict:
         except PackageNotFoundError:
             pass
     commits = sorted(c for c in stats.get("commits", ()) if c)
-    return {
+    meta = {
         "config_file": str(cfg.path),
         "config": cfg.resolved(),
         "seed": cfg.seed,
@@ -354,6 +378,25 @@ def provenance(cfg, stats: dict) -> dict:
         "n_computed": stats["n_computed"],
         "n_cached": stats["n_cached"],
     }
+    previous = _reproduced(meta, stats)
+    stats["record_kept"] = previous is not None
+    return meta if previous is None else previous
+
+
+def _reproduced(meta: dict, stats: dict) -> dict | None:
+    """The run directory's previous run.json if this run reproduced it (see
+    :func:`provenance`), else None."""
+    if stats.get("outputs_before") is None:
+        return None
+    try:
+        old = json.loads((stats["run_dir"] / "run.json").read_text())
+    except (OSError, ValueError):
+        return None
+    same = json.loads(json.dumps({k: meta[k] for k in ("config_file", "config", "code_version")},
+                                 default=str))
+    if not isinstance(old, dict) or any(old.get(k) != v for k, v in same.items()):
+        return None
+    return old if output_digests(stats["run_dir"]) == stats["outputs_before"] else None
 
 
 def git_commit() -> str | None:
