@@ -7,9 +7,12 @@ cross-validation over the users: the factorization learned on the training users
 transferred to each held-out user x²_i' through its Hamming nearest training user ψ(i'),
 and the transfer cost counts the bits of x²_i' that differ from z_ψ(i') ∨· U.
 
-Datasets: a synthetic matrix generated from a known number of roles (flat random roles)
-plus flip noise, and optionally real HP Labs matrices (used as they are). One task is one
-fit: dataset × fold × k. The folds are fixed by ``fold_seed`` so that every k of a fold
+Datasets: ``synthetic``, a matrix of the paper's size from a known number of flat random
+roles plus flip noise (MAC recovers it exactly for every k at or above the true number, so
+it has no overfitting regime); ``skewed``, a small matrix whose roles have skewed
+popularity, with user-specific exceptions and flip noise, so that extra roles can fit
+patterns that do not generalize; and real HP Labs matrices (used as they are). One task is
+one fit: dataset × fold × k. The folds are fixed by ``fold_seed`` so that every k of a fold
 sees the same split.
 """
 
@@ -24,19 +27,18 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from matplotlib.gridspec import GridSpec
 
-from mtc_cli import plotting
 from mtc_cli.config import PROJECT_ROOT, param, to_plain
-from mtc_cli.criteria.boolean_transfer import bmf_transfer_cost
+from mtc_cli.criteria.boolean_transfer import bmf_transfer_cost, hamming_transfer_cost
 from mtc_cli.datasets import access_control as ac
 from mtc_cli.errors import MtcError
 from mtc_cli.experiment import Experiment
 from mtc_cli.mappings import nearest_neighbour
-from mtc_cli.models.boolean import fit_mac, hamming
+from mtc_cli.models.boolean import boolean_product, fit_mac, hamming
 
 HP = PROJECT_ROOT / "data" / "access_control_hp"
 SYNTHETIC = "synthetic"
+SKEWED = "skewed"
 
 
 @dataclass(frozen=True)
@@ -58,12 +60,48 @@ class Noise:
 
 
 @dataclass(frozen=True)
+class Skewed:
+    n_users: int = param(200, help="users", min=2)
+    n_perms: int = param(100, help="permissions", min=1)
+    n_roles: int = param(10, help="shared roles (the true number of roles)", min=1)
+    max_roles_per_user: int = param(2, help="each user holds 1..this many shared roles",
+                                    min=1)
+    max_perms_per_role: int = param(25, help="each shared role holds 1..this many "
+                                             "permissions", min=1)
+    popularity: float = param(1.0, help="Zipf exponent of the shared roles' popularity: "
+                                        "role t is drawn ∝ (t + 1)^−popularity (0: uniform)",
+                              min=0.0)
+    exception_users: float = param(0.25, help="fraction of the users with exceptions",
+                                   min=0.0, max=1.0)
+    max_exceptions: int = param(20, help="an exception user gets 1..this many permissions "
+                                         "of its own", min=1)
+    noise: Noise = param(Noise(additive=0.05, subtractive=0.05),
+                         help="flip noise added to X* (roles and exceptions)")
+    k_max: int = param(40, help="numbers of roles offered for this design: k = 1..k_max",
+                       min=1)
+
+
+@dataclass(frozen=True)
+class Real:
+    file: Path = param(HP / "hc.txt.gz", help="a user–permission file (used as is)")
+    k: list[int] = param([], help="numbers of roles offered for this file (empty: "
+                                  "1..k_max)", min=1)
+
+
+@dataclass(frozen=True)
 class Params:
-    synthetic: Synthetic | None = param(Synthetic(), help="synthetic matrix (null: none)")
+    synthetic: Synthetic | None = param(Synthetic(), help="paper-size synthetic matrix of "
+                                                          "flat random roles (null: none)")
     noise: Noise = param(Noise(), help="flip noise added to the synthetic X*")
-    data_seed: int = param(2009, help="seed of the synthetic X* and its noise", min=0)
-    real: list[Path] = param([HP / "hc.txt.gz"], help="real user–permission files (as is)")
-    k_max: int = param(20, help="numbers of roles offered: k = 1..k_max", min=1)
+    skewed: Skewed | None = param(None, help="small synthetic matrix of roles of skewed "
+                                             "popularity with user-specific exceptions "
+                                             "(access_control.skewed_roles; null: none)")
+    data_seed: int = param(2009, help="seed of the synthetic matrices and their noise",
+                           min=0)
+    real: list[Real] = param([Real()], help="real user–permission files, each with its "
+                                            "numbers of roles")
+    k_max: int = param(20, help="numbers of roles offered for 'synthetic' and for real "
+                                "files without their own: k = 1..k_max", min=1)
     folds: int = param(5, help="cross-validation folds over the users", min=2)
     fold_seed: int = param(5, help="seed of the users' assignment to folds", min=0)
     max_assignments: int = param(2, help="MAC: largest number of roles of one user", min=1)
@@ -84,9 +122,34 @@ def datasets(p: Params) -> list[dict]:
     if p.synthetic is not None:
         out.append({"dataset": SYNTHETIC, "params": asdict(p.synthetic),
                     "noise": asdict(p.noise), "data_seed": p.data_seed})
-    out += [{"dataset": Path(f).name.split(".")[0], "file": to_plain(Path(f)),
-             "sha256": _sha256(f)} for f in p.real]
+    if p.skewed is not None:
+        params = {k: v for k, v in asdict(p.skewed).items() if k not in ("noise", "k_max")}
+        out.append({"dataset": SKEWED, "generator": "skewed_roles", "params": params,
+                    "noise": asdict(p.skewed.noise), "data_seed": p.data_seed})
+    out += [{"dataset": Path(r.file).name.split(".")[0], "file": to_plain(Path(r.file)),
+             "sha256": _sha256(r.file)} for r in p.real]
     return out
+
+
+def k_values(p: Params) -> dict[str, list[int]]:
+    """The numbers of roles offered, per dataset name."""
+    out = {}
+    if p.synthetic is not None:
+        out[SYNTHETIC] = list(range(1, p.k_max + 1))
+    if p.skewed is not None:
+        out[SKEWED] = list(range(1, p.skewed.k_max + 1))
+    for r in p.real:
+        out[Path(r.file).name.split(".")[0]] = sorted(r.k) or list(range(1, p.k_max + 1))
+    return out
+
+
+def true_k(p: Params, name: str) -> float:
+    """The true number of (shared) roles of a synthetic dataset, NaN for real data."""
+    if name == SYNTHETIC and p.synthetic is not None:
+        return p.synthetic.n_roles
+    if name == SKEWED and p.skewed is not None:
+        return p.skewed.n_roles
+    return np.nan
 
 
 @lru_cache(maxsize=8)
@@ -98,16 +161,24 @@ def _matrices(source: str) -> tuple[np.ndarray, np.ndarray | None]:
         clean = None
     else:
         rng = np.random.default_rng(s["data_seed"])
-        clean = ac.flat_roles(rng, **s["params"]).X
         nz = s["noise"]
-        X = ac.flip_noise(rng, clean, nz["additive"], nz["subtractive"], nz["relative_to"])
+        if s.get("generator") == "skewed_roles":
+            m = ac.skewed_roles(rng, **s["params"])
+            X = ac.flip_noise(rng, m.X, nz["additive"], nz["subtractive"], nz["relative_to"])
+            shared = m.parts["shared"]
+            clean = boolean_product(m.Z[:, :shared], m.U[:shared])
+        else:
+            clean = ac.flat_roles(rng, **s["params"]).X
+            X = ac.flip_noise(rng, clean, nz["additive"], nz["subtractive"], nz["relative_to"])
         clean.setflags(write=False)
     X.setflags(write=False)
     return X, clean
 
 
 def matrices(source: dict) -> tuple[np.ndarray, np.ndarray | None]:
-    """(X, X*) of a dataset (X* None for real data), built once per process, read-only."""
+    """(X, clean) of a dataset, built once per process, read-only. ``clean`` is the
+    structure that can generalize: X* for ``synthetic``, the matrix of the shared roles
+    alone (no exceptions, no flips) for ``skewed``, None for real data."""
     return _matrices(json.dumps(source, sort_keys=True))
 
 
@@ -130,7 +201,11 @@ class RoleMiningBmf(Experiment):
         if not names:
             raise MtcError("keys 'synthetic' and 'real': no dataset given")
         if len(set(names)) != len(names):
-            raise MtcError(f"keys 'synthetic'/'real': duplicate dataset names {names}")
+            raise MtcError(f"keys 'synthetic'/'skewed'/'real': duplicate dataset names "
+                           f"{names}")
+        for r in p.real:
+            if len(set(r.k)) != len(r.k):
+                raise MtcError(f"key 'real': {to_plain(r.file)}: repeated k in {r.k}")
         for d in datasets(p):
             n = matrices(d)[0].shape[0]
             if n < 2 * p.folds:
@@ -140,9 +215,10 @@ class RoleMiningBmf(Experiment):
     def tasks(self, p: Params) -> list[dict]:
         fit = {"max_assignments": p.max_assignments, "noise": p.noise_model,
                "cooling": p.cooling, "tol": p.tol, "max_iter": p.max_iter}
+        ks = k_values(p)
         return [{"source": d, "dataset": d["dataset"], "rep": f, "k": k, "folds": p.folds,
                  "fold_seed": p.fold_seed, "fit": fit}
-                for d in datasets(p) for f in range(p.folds) for k in range(1, p.k_max + 1)]
+                for d in datasets(p) for f in range(p.folds) for k in ks[d["dataset"]]]
 
     def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
         X, clean = matrices(task["source"])
@@ -159,6 +235,7 @@ class RoleMiningBmf(Experiment):
                  "r": sol.r, "roles_used": int(np.count_nonzero(sol.U.any(axis=1)
                                                                  & sol.Z.any(axis=0))),
                  "temperatures": sol.temperatures, "fit_seconds": seconds,
+                 "copy_cost": hamming_transfer_cost(X1, X2, psi),
                  "clean_error": (hamming(rec, clean[~test]) / len(X1)
                                  if clean is not None else np.nan)}
         base = {"dataset": task["dataset"], "rep": task["rep"], "k": task["k"]}
@@ -169,11 +246,13 @@ class RoleMiningBmf(Experiment):
 
     def summarize(self, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
         """Per-fold argmin (median, quartiles), plus ``selected_k_mean_curve`` (argmin of
-        the mean over folds, as the paper's figure shows) and ``true_k`` (synthetic)."""
+        the mean over folds, as the paper's figure shows), ``true_k`` and ``oracle_k``
+        (synthetic; see :func:`shape_table`)."""
         out = super().summarize(rows, p)
         shape = shape_table(rows, p).set_index("dataset")
         out["selected_k_mean_curve"] = out["dataset"].map(shape["k_min_mean"])
         out["true_k"] = out["dataset"].map(shape["true_k"])
+        out["oracle_k"] = out["dataset"].map(shape["oracle_k"])
         return out
 
     def tables(self, rows, summary, p: Params) -> dict:
@@ -189,6 +268,10 @@ class RoleMiningBmf(Experiment):
                                        mean_seconds="mean").reset_index()
 
     def plot(self, rows, summary, p: Params, outdir) -> list:
+        from matplotlib.gridspec import GridSpec
+
+        from mtc_cli import plotting
+
         curve = curve_table(rows)
         shape = shape_table(rows, p).set_index("dataset")
         names = list(dict.fromkeys(rows["dataset"]))
@@ -217,11 +300,14 @@ class RoleMiningBmf(Experiment):
                 a.axvline(s["k_min_mean"], color="#555555", ls=":", lw=1)
                 if np.isfinite(s["true_k"]):
                     a.axvline(s["true_k"], color="#d62728", ls="--", lw=1)
+            ax.axhline(s["copy_cost"], color="#8c564b", ls="-.", lw=1,
+                       label="memorized training users (overfitting limit)")
             ax.plot([], [], color="#555555", ls=":", label=f"minimum of the mean curve: "
                                                            f"k = {int(s['k_min_mean'])}")
             if np.isfinite(s["true_k"]):
                 ax.plot([], [], color="#d62728", ls="--",
-                        label=f"true number of roles: {int(s['true_k'])}")
+                        label=f"true number of {'shared ' if name == SKEWED else ''}roles: "
+                              f"{int(s['true_k'])}")
             info = rows[rows["dataset"] == name].iloc[0]
             ax.set_title(f"{name}: {int(info['n_train'] + info['n_test'])} users, "
                          f"{p.folds}-fold CV")
@@ -242,38 +328,48 @@ class RoleMiningBmf(Experiment):
 
 def curve_table(rows: pd.DataFrame) -> pd.DataFrame:
     """Mean, sd (over folds), quartiles per dataset × criterion × k; the mean error of the
-    reconstruction to X* per training user (synthetic) and the mean number of roles used."""
+    reconstruction to the clean structure per training user (synthetic), the mean number of
+    roles used and ``copy_cost``, the mean transfer cost of memorizing the training users
+    (reconstruction = X¹; the same for every k)."""
     g = rows.groupby(["dataset", "criterion", "k"], sort=False)
     return g.agg(mean=("score", "mean"), sd=("score", "std"),
                  q25=("score", lambda s: s.quantile(0.25)),
                  q75=("score", lambda s: s.quantile(0.75)), n=("score", "size"),
                  clean_error=("clean_error", "mean"),
-                 roles_used=("roles_used", "mean")).reset_index()
+                 roles_used=("roles_used", "mean"),
+                 copy_cost=("copy_cost", "mean")).reset_index()
 
 
 def shape_table(rows: pd.DataFrame, p: Params) -> pd.DataFrame:
-    """Per dataset: the argmin of the mean transfer-cost curve (``k_min_mean``), the true
-    number of roles (synthetic), the mean cost at k = 1, at the minimum and at k_max, the
-    rise after the minimum in units of the fold sd there (``rise_in_sd``), the mean fold
-    sd below and above the true number of roles."""
+    """Per dataset: the argmin of the mean transfer-cost curve (``k_min_mean``, ties to the
+    smallest k), the true number of (shared) roles and ``oracle_k``, the argmin of the mean
+    error to the clean structure (synthetic); the largest k offered; the mean cost at the
+    smallest k, at the minimum and at k_max; ``copy_cost``, the limit of overfitting
+    (memorized training users; above ``cost_min``, overfitting can cost more); the largest
+    rise of the mean curve after the minimum, also in units of the fold sd at the minimum
+    (``rise_in_sd``); the mean fold sd below and above the minimum (underfitting and
+    overfitting regimes); ``u_shape``: the minimum is interior, the curve falls to it and
+    rises after it by more than one fold sd."""
     curve = curve_table(rows)
     out = []
     for name, c in curve[curve["criterion"] == "transfer_cost"].groupby("dataset", sort=False):
         c = c.sort_values("k").reset_index(drop=True)
         best = c.loc[c["mean"].idxmin()]
-        true_k = p.synthetic.n_roles if name == SYNTHETIC and p.synthetic else np.nan
-        ref = true_k if np.isfinite(true_k) else best["k"]
-        sd = best["sd"] if best["sd"] > 0 else np.nan
+        after = c.loc[c["k"] > best["k"], "mean"]
+        rise = after.max() - best["mean"] if len(after) else 0.0
+        rise_in_sd = (rise / best["sd"] if best["sd"] > 0 else np.nan) if len(after) else 0.0
         out.append({
-            "dataset": name, "true_k": true_k, "k_min_mean": int(best["k"]),
+            "dataset": name, "true_k": true_k(p, name),
+            "oracle_k": (c.loc[c["clean_error"].idxmin(), "k"]
+                         if c["clean_error"].notna().any() else np.nan),
+            "k_min_mean": int(best["k"]), "k_max": int(c["k"].iloc[-1]),
             "cost_k1": c["mean"].iloc[0], "cost_min": best["mean"],
-            "cost_kmax": c["mean"].iloc[-1],
-            "rise_after_min": c.loc[c["k"] > best["k"], "mean"].max() - best["mean"]
-            if (c["k"] > best["k"]).any() else 0.0,
-            "rise_in_sd": (c.loc[c["k"] > best["k"], "mean"].max() - best["mean"]) / sd
-            if (c["k"] > best["k"]).any() else 0.0,
-            "sd_below": c.loc[c["k"] < ref, "sd"].mean(),
-            "sd_above": c.loc[c["k"] > ref, "sd"].mean()})
+            "cost_kmax": c["mean"].iloc[-1], "copy_cost": c["copy_cost"].iloc[0],
+            "rise_after_min": rise, "rise_in_sd": rise_in_sd,
+            "sd_below": c.loc[c["k"] < best["k"], "sd"].mean(),
+            "sd_above": c.loc[c["k"] > best["k"], "sd"].mean(),
+            "u_shape": bool(len(after) and c["mean"].iloc[0] > best["mean"]
+                            and rise_in_sd > 1)})
     return pd.DataFrame(out)
 
 

@@ -13,6 +13,10 @@ matrix product). The three generators follow the three generation processes Moll
 - :func:`enterprise_rbac` — enterprise RBAC (Kern et al. 2002): business roles are sets of
   functional roles, functional roles are sets of permissions.
 
+:func:`skewed_roles` (ours, for MTC Fig. 4) draws flat roles of skewed popularity and adds
+user-specific exceptions, so that a factorization with many roles can fit patterns that do
+not generalize.
+
 The papers give the processes, not every constant; the sizes and counts are parameters.
 Every generator makes each permission belong to at least one role and each role be held by
 at least one user, so X* has the requested number of users and permissions, none empty.
@@ -180,6 +184,53 @@ def enterprise_rbac(rng: np.random.Generator, n_users: int = 500, n_perms: int =
     U = boolean_product(B, F)
     Z = _random_sets(rng, n_users, n_business, max_business_per_user, cover=True)
     return RoleModel(boolean_product(Z, U), Z, U, {"B": B, "F": F})
+
+
+def skewed_roles(rng: np.random.Generator, n_users: int = 300, n_perms: int = 150,
+                 n_roles: int = 12, max_roles_per_user: int = 2, max_perms_per_role: int = 30,
+                 popularity: float = 1.5, exception_users: float = 0.2,
+                 max_exceptions: int = 15) -> RoleModel:
+    """Flat random roles of skewed popularity plus user-specific exceptions.
+
+    The ``n_roles`` shared roles are random permission sets as in :func:`flat_roles`
+    (1..``max_perms_per_role`` permissions each, every permission in some role). Each user
+    holds a uniform number (1..``max_roles_per_user``) of distinct shared roles: ``n_roles``
+    users chosen at random hold role t (t = 0, 1, …) so that every role has a holder, and
+    every other role of a user is drawn without replacement with probability ∝
+    (t + 1)^−``popularity`` (Zipf; 0 is uniform), so that a few roles have many users and
+    most roles few. Then round(``exception_users`` · ``n_users``) users chosen at random
+    each get a uniform number (1..``max_exceptions``) of further permissions, uniform among
+    those their shared roles do not grant: one single-user role per such user, appended
+    after the shared roles. ``parts["shared"]`` is ``n_roles``.
+    """
+    if not 1 <= n_roles <= n_users:
+        raise ValueError(f"need 1 <= n_roles <= n_users, got {n_roles}, {n_users}")
+    if popularity < 0 or not 0 <= exception_users <= 1 or max_exceptions < 1:
+        raise ValueError(f"need popularity >= 0, 0 <= exception_users <= 1 and "
+                         f"max_exceptions >= 1, got {popularity}, {exception_users}, "
+                         f"{max_exceptions}")
+    U = _random_sets(rng, n_roles, n_perms, max_perms_per_role, cover=True)
+    weight = np.arange(1, n_roles + 1, dtype=np.float64) ** -popularity
+    n_held = rng.integers(1, min(max_roles_per_user, n_roles) + 1, size=n_users)
+    Z = np.zeros((n_users, n_roles), dtype=bool)
+    Z[rng.choice(n_users, size=n_roles, replace=False), np.arange(n_roles)] = True
+    for i in range(n_users):
+        free = weight * ~Z[i]
+        more = n_held[i] - int(Z[i].sum())
+        if more > 0:
+            Z[i, rng.choice(n_roles, size=more, replace=False, p=free / free.sum())] = True
+    X = boolean_product(Z, U)
+    holders = np.sort(rng.choice(n_users, size=int(round(exception_users * n_users)),
+                                 replace=False))
+    E = np.zeros((len(holders), n_perms), dtype=bool)
+    for e, i in enumerate(holders):
+        outside = np.flatnonzero(~X[i])
+        size = min(int(rng.integers(1, max_exceptions + 1)), len(outside))
+        E[e, rng.choice(outside, size=size, replace=False)] = True
+    ZE = np.zeros((n_users, len(holders)), dtype=bool)
+    ZE[holders, np.arange(len(holders))] = True
+    Z, U = np.hstack([Z, ZE]), np.vstack([U, E])
+    return RoleModel(boolean_product(Z, U), Z, U, {"shared": n_roles})
 
 
 GENERATORS = {"flat": flat_roles, "tree": role_tree, "erbac": enterprise_rbac}
