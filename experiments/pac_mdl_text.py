@@ -97,8 +97,8 @@ class Params:
                           min=0.01, max=1.0)
     subset_seed: int = param(0, help="seed of the 100-per-group subsets", min=0)
     classic3: Path = param(DATA / "classic3/classic3.mat", help="classic3 count matrix")
-    newsgroups: Path = param(DATA / "20newsgroups/20news-bydate.tar.gz",
-                             help="20 Newsgroups bydate tarball")
+    newsgroups: Path = param(DATA / "20newsgroups/20news-19997.tar.gz",
+                             help="20 Newsgroups tarball (the original 19 997 messages)")
     yahoo: Path = param(DATA / "k1_yahoo_cluto/sparse_k1a_k1b.txt.gz",
                         help="Yahoo K1 CLUTO count matrix")
     yahoo_labels: Path = param(DATA / "k1_yahoo_cluto/k1a_labels.csv",

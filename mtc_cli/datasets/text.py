@@ -7,7 +7,8 @@
 - ``cmu-different``, ``cmu-similar``, ``cmu-same`` (three groups each) and
   ``cmu-newsgroup-clean`` (all twenty), each ``-1000`` (every message of the groups) and
   ``-100`` (100 messages per group, drawn once with ``subset_seed``): from the raw 20
-  Newsgroups "bydate" messages (train and test parts together), headers removed,
+  Newsgroups messages (the original 19 997, 1000 per group; the "bydate" 18 846 also read),
+  headers removed,
   tokenised into lowercase alphabetic words of ≥ 2 letters, English stop words removed
   (scikit-learn's list);
 - ``yahoo``: the Yahoo K-series k1a count matrix (2340 × 21839, 20 classes) of CLUTO.
@@ -82,9 +83,10 @@ class Corpus:
 # --- raw sources ---------------------------------------------------------------------------
 
 def read_newsgroups(path) -> tuple[list[str], list[str], list[str]]:
-    """All messages of the 20 Newsgroups "bydate" tarball: (ids, groups, bodies), sorted by
-    group then part then message number. The header block (up to the first empty line)
-    is removed; text is decoded as Latin-1."""
+    """All messages of a 20 Newsgroups tarball, ``<top>/<group>/<number>`` (the original
+    ``20_newsgroups/`` or the "bydate" ``20news-bydate-train|test/``): (ids, groups, bodies),
+    sorted by group, then top directory, then message number. The header block (up to the
+    first empty line) is removed; text is decoded as Latin-1."""
     docs = []
     with tarfile.open(path) as tar:
         for member in tar:

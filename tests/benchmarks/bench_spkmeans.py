@@ -28,7 +28,7 @@ from mtc_cli.models.text import spkmeans
 ROOT = Path(__file__).resolve().parents[2]
 INITS = 5
 SOURCES = {"classic3": ROOT / "data/classic3/classic3.mat",
-           "newsgroups": ROOT / "data/20newsgroups/20news-bydate.tar.gz"}
+           "newsgroups": ROOT / "data/20newsgroups/20news-19997.tar.gz"}
 
 
 def main() -> None:
