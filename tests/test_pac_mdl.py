@@ -132,6 +132,7 @@ def test_transductive_labels_majority_ties_and_empty_clusters():
     assert seen_empty == {0, 1, 2}
 
 
+@pytest.mark.slow
 def test_quick_profile_end_to_end(tmp_path, root):
     cfg = root / "configs" / "pac_mdl_text.yaml"
     res = subprocess.run([sys.executable, "-m", "mtc_cli.cli", "run", str(cfg), "--quick",

@@ -187,6 +187,7 @@ def test_toy_generators():
 
 # --- end to end --------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config", ["stability_leukemia", "stability_toy"])
 def test_quick_profile_end_to_end(config, tmp_path):
     proc = subprocess.run([sys.executable, "-m", "mtc_cli.cli", "run",

@@ -172,6 +172,7 @@ def test_gmm_helpers():
     assert abs(axis @ np.array([1.0, 1.0]) / np.sqrt(2)) == pytest.approx(1.0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, figure, tables", [
     ("wasc_gmm_annealing", "wasc_gmm_annealing.png", ["optima.csv"]),
     ("wasc_boolean_mac", "wasc_boolean_mac.png", ["curves.csv", "ranking.csv", "starts.csv"]),

@@ -7,12 +7,14 @@ the preprocessing of ``configs/stability_leukemia.yaml``), k = 2..10, r = 20 spl
 - ``reval``: the ``reval`` package (``FindBestClustCV``: scikit-learn ``KMeans(n_init=20)``,
   ``NearestCentroid``, 2-fold CV repeated 10 times = 20 train/validation pairs, nrand = 20).
 
-Measured in one run, one BLAS thread, best of ``REPEATS``; prints the ratio and the chosen
-k of each and writes ``results/benchmarks/stability.csv``. reval is not a dependency of
-mtc: install it where it cannot change our numpy / scikit-learn, e.g.
-``python -m venv --system-site-packages /tmp/reval_venv && /tmp/reval_venv/bin/pip install
-reval`` and run this script with ``/tmp/reval_venv/bin/python``. Without reval the script
-says so and times ours only.
+Measured in one run, one BLAS / OpenMP thread for both (scikit-learn and reval are
+imported before the limit is set, so that it reaches their OpenMP runtime too), best of
+``REPEATS``; prints the ratio and the chosen k of each and writes
+``results/benchmarks/stability.csv``. reval is not a dependency of mtc (its package requires
+umap-learn and matplotlib, which its ``best_nclust_cv`` module does not import): install it
+apart without its dependencies, ``pip install --no-deps --target /tmp/reval_pkgs reval``, and
+run this script with ``PYTHONPATH=/tmp/reval_pkgs``. Without reval the script says so and
+times ours only.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from sklearn.cluster import KMeans
+from sklearn.neighbors import NearestCentroid
 from threadpoolctl import threadpool_limits
 
 from mtc_cli.criteria import stability
@@ -51,8 +55,6 @@ def run_mtc(X, seed):
 
 def run_reval(X, seed):
     from reval.best_nclust_cv import FindBestClustCV
-    from sklearn.cluster import KMeans
-    from sklearn.neighbors import NearestCentroid
 
     finder = FindBestClustCV(s=NearestCentroid(), c=KMeans(n_init=20, random_state=seed),
                              nrand=20, nfold=2, nclust_range=KS)
@@ -69,18 +71,21 @@ def best_time(fn, X):
 
 
 def main():
-    logging.disable(logging.INFO)
     X = golub_matrix()
+    try:
+        import reval.best_nclust_cv  # noqa: F401
+    except ImportError:
+        have_reval = False
+        print("reval is not importable: skipping the reval timing (pip install --no-deps "
+              "--target DIR reval, PYTHONPATH=DIR; see the docstring)")
+    else:
+        have_reval = True
+    logging.disable(logging.INFO)
     rows = []
     with threadpool_limits(1):
         t, k = best_time(run_mtc, X)
         rows.append({"implementation": "mtc", "seconds": t, "selected_k": k})
-        try:
-            import reval  # noqa: F401
-        except ImportError:
-            print("reval is not importable: skipping the reval timing (pip install reval "
-                  "into a separate venv, see the docstring)")
-        else:
+        if have_reval:
             t, k = best_time(run_reval, X)
             rows.append({"implementation": "reval", "seconds": t, "selected_k": k})
     df = pd.DataFrame(rows)
