@@ -20,7 +20,7 @@ def test_quick_run_writes_every_output_and_render_redraws(cli, root, tmp_path):
     result = cli("run", root / "configs" / "gmm_overlap.yaml", "--quick", "--out", out,
                  "--set", "reps=2", "-j", "1")
     assert result.exit_code == 0, result.output
-    assert "Summary" in result.output and "Targets — 7 paper claims" in result.output
+    assert "Summary" in result.output and "Targets — 8 paper claims" in result.output
     assert str(out) in result.output
     for name in ("rows.csv", "summary.csv", "targets.csv", "thresholds.csv", "run.json",
                  "gmm_overlap.png"):
