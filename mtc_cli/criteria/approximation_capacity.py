@@ -14,28 +14,10 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 from scipy.special import softmax
 
+from mtc_cli.logsumexp import logsumexp
+
 #: memory bound of one vectorized block: β values × objects × assignments
 _BLOCK = 2_000_000
-
-
-def logsumexp(a: np.ndarray, axis: int) -> np.ndarray:
-    """ln Σ exp(a) along ``axis`` by scipy.special.logsumexp's algorithm, bit for bit: the
-    maximum m is taken out of the sum, ln(c·e^m (1 + s)) = m + ln c + log1p(s) with c the
-    number of maxima and s the sum of the other terms over c. scipy's array-API wrapper
-    costs more than the arithmetic on the small arrays of :func:`capacity`'s search."""
-    a = np.asarray(a, dtype=np.float64)
-    top_value = np.max(a, axis=axis, keepdims=True)
-    top = a == top_value
-    count = np.sum(top, axis=axis, keepdims=True, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        rest = np.sum(np.exp(np.where(top, -np.inf, a) - top_value), axis=axis,
-                      keepdims=True)
-        rest = np.where(rest == 0, rest, rest / count)
-        out = np.log1p(rest) + np.log(count) + top_value
-        bad = ~np.isfinite(out)
-        if bad.any():  # infinite or NaN entries: scipy's direct log Σ exp
-            out = np.where(bad, np.log(np.sum(np.exp(a), axis=axis, keepdims=True)), out)
-    return np.squeeze(out, axis=axis)
 
 
 def _validated(costs1, costs2) -> tuple[np.ndarray, np.ndarray]:

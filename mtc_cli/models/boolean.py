@@ -21,8 +21,9 @@ from itertools import combinations
 
 import numpy as np
 from scipy.linalg import eigh
-from scipy.special import logsumexp, softmax
+from scipy.special import softmax
 
+from mtc_cli.logsumexp import logsumexp
 from mtc_cli.models import svd
 
 #: parameters v, ε, r are kept in [CLIP, 1 − CLIP] so that every log stays finite
@@ -192,27 +193,6 @@ def critical_temperature(X: np.ndarray) -> float:
     return float(eigh(G, eigvals_only=True, subset_by_index=[len(G) - 1, len(G) - 1])[0])
 
 
-def _logsumexp_rows(a: np.ndarray) -> np.ndarray:
-    """log Σ_j exp(a_ij) of every row, by the arithmetic of ``scipy.special.logsumexp``
-    (SciPy ≥ 1.15, real input): with M_i the row maximum and m_i its multiplicity,
-    log1p(s_i / m_i) + log m_i + M_i where s_i = Σ exp(a_ij − M_i) over the other entries;
-    a non-finite result falls back to log Σ_j exp(a_ij). The same floating-point
-    operations in the same order, so the same bits, at a fraction of the overhead."""
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        top = a.max(axis=1, keepdims=True)
-        is_top = a == top
-        m = is_top.astype(a.dtype).sum(axis=1, keepdims=True, dtype=a.dtype)
-        rest = a.copy()
-        rest[is_top] = -np.inf
-        s = np.exp(rest - top).sum(axis=1, keepdims=True, dtype=a.dtype)
-        s = np.where(s == 0, s, s / m)
-        out = np.log1p(s) + np.log(m) + top
-        finite = np.isfinite(out)
-        if not finite.all():
-            out = np.where(finite, out, np.log(np.exp(a).sum(axis=1, keepdims=True)))
-    return out[:, 0]
-
-
 def fit_mac(X: np.ndarray, n_sources: int, rng: np.random.Generator, *,
             max_assignments: int = 2, noise: bool = True, t_start: float | None = None,
             cooling: float = 0.8, max_iter: int = 30, tol: float = 1e-4,
@@ -258,7 +238,7 @@ def fit_mac(X: np.ndarray, n_sources: int, rng: np.random.Generator, *,
         free = np.inf
         for _ in range(max_iter):
             scaled = -R / T
-            lse = _logsumexp_rows(scaled)
+            lse = logsumexp(scaled, axis=1)
             new = float(-T * lse.sum())  # free energy of the current parameters
             if abs(free - new) <= tol * abs(new):
                 break

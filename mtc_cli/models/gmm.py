@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import logsumexp
 from sklearn.mixture import GaussianMixture
+
+from mtc_cli.logsumexp import logsumexp
 
 COVARIANCE_TYPES = ("full", "tied", "diag", "spherical")
 

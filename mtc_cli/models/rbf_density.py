@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import minimize_scalar
-from scipy.special import logsumexp
 
+from mtc_cli.logsumexp import logsumexp
 from mtc_cli.models import kmeans
 
 

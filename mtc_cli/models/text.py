@@ -25,8 +25,10 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 import scipy.sparse as sp
-from scipy.special import ive, logsumexp
+from scipy.special import ive
 from sklearn.cluster import KMeans
+
+from mtc_cli.logsumexp import logsumexp
 
 
 @dataclass(frozen=True)
@@ -250,7 +252,7 @@ def _movmf(X, seeds, *, soft: bool, max_iter: int, tol: float) -> TextClustering
         L = np.asarray(X @ mu.T) * kappa + (log_alpha + vmf_log_normalizer(d, kappa))
         new = np.argmax(L, axis=1)
         if soft:
-            norm = logsumexp(L, axis=1, keepdims=True)
+            norm = logsumexp(L, axis=1)[:, None]
             costs.append(-float(norm.sum()))
             W = np.exp(L - norm)
         else:
