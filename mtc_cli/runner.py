@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed, parallel_config
-from threadpoolctl import threadpool_limits
+from threadpoolctl import threadpool_info, threadpool_limits
 
 from mtc_cli.errors import MtcError
 from mtc_cli.results import atomic_write_text
@@ -367,6 +367,7 @@ def provenance(cfg, stats: dict) -> dict:
         "config": cfg.resolved(),
         "seed": cfg.seed,
         "versions": versions,
+        "machine": machine(),
         "code_version": stats.get("code_version"),
         "git_commit": commits[0] if len(commits) == 1 else None,
         "git_commits": commits,
@@ -381,6 +382,24 @@ def provenance(cfg, stats: dict) -> dict:
     previous = _reproduced(meta, stats)
     stats["record_kept"] = previous is not None
     return meta if previous is None else previous
+
+
+def machine() -> dict:
+    """The CPU, its core count and the BLAS libraries loaded (threadpoolctl): BLAS/LAPACK
+    kernels differ between CPUs and builds in the last bits of their results, so CSVs are
+    byte-identical on one machine but may differ in last digits on another."""
+    import platform
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            cpu = next((line.split(":", 1)[1].strip() for line in fh
+                        if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    blas = sorted({" ".join(str(info.get(k)) for k in ("internal_api", "version", "architecture"))
+                   for info in threadpool_info() if info.get("user_api") == "blas"})
+    return {"cpu": cpu, "cores": os.cpu_count(), "blas": blas}
 
 
 def _reproduced(meta: dict, stats: dict) -> dict | None:

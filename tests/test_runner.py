@@ -72,6 +72,9 @@ def test_run_json_records_provenance(root, tmp_path):
     assert meta["seed"] == 2011 and meta["config"]["quick"] is True
     assert meta["config"]["sigma_over_d"] == [0.2, 1.0]
     assert {"numpy", "scikit-learn", "mtc"} <= set(meta["versions"])
+    machine = meta["machine"]
+    assert machine["cores"] >= 1 and isinstance(machine["cpu"], str)
+    assert machine["blas"] and all(isinstance(b, str) for b in machine["blas"])  # numpy's BLAS
     assert meta["n_tasks"] == 4 and meta["wall_time_s"] > 0
 
 
