@@ -23,6 +23,7 @@ import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 from threadpoolctl import threadpool_info, threadpool_limits
 
+from mtc_cli.allocator import keep_freed_memory
 from mtc_cli.errors import MtcError
 from mtc_cli.results import atomic_write_text
 
@@ -65,7 +66,9 @@ def _plain(obj):
 
 
 def _compute(experiment, task: dict, key: str, seed: int) -> dict:
-    """Run one task with one BLAS/OpenMP thread; return its rows and compute time."""
+    """Run one task with one BLAS/OpenMP thread and the allocator tuned for large
+    temporaries (:mod:`mtc_cli.allocator`); return its rows and compute time."""
+    keep_freed_memory()
     start = time.perf_counter()
     with threadpool_limits(limits=1):
         rows = experiment.run_task(task, task_rng(seed, key))

@@ -277,6 +277,39 @@ def test_fit_mac_is_unchanged_by_the_fast_logsumexp(monkeypatch, kw):
     assert (ours.epsilon, ours.r) == (theirs.epsilon, theirs.r)
 
 
+@pytest.mark.parametrize("epsilon, r", [(0.05, 0.3), (0.0, 0.5), (0.9, 0.99)])
+def test_structural_counts_are_the_array_expressions_bit_for_bit(epsilon, r):
+    """The compiled element-wise pass of em_update gives NumPy's values exactly, also where
+    1 − v_L falls below the clip."""
+    rng = np.random.default_rng(21)
+    vL = rng.uniform(0.0, 1.0, (37, 53))
+    vL[0, :5] = [1.0 - 1e-9, 1.0 - 1e-7, 1.0, 0.0, 1e-300]
+    m1, m0 = rng.random((37, 53)) * 40.0, rng.random((37, 53)) * 40.0
+    P1 = (1.0 - epsilon) * (1.0 - vL) + epsilon * r
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s0 = m0 * ((1.0 - epsilon) * vL / (1.0 - P1))
+        s1 = m1 * ((1.0 - epsilon) * (1.0 - vL) / P1)
+        b = s1 / np.maximum(1.0 - vL, bm.CLIP)
+        want = (s0, s1, b, b * vL, s0 + s1)
+        got = bm._structural_counts(vL, m0, m1, epsilon, r, bm.CLIP)
+    for g, w in zip(got, want, strict=True):
+        assert g.tobytes() == w.tobytes()
+
+
+def test_em_update_and_costs_reuse_given_set_parameters():
+    rng = np.random.default_rng(22)
+    sets = bm.assignment_sets(4, 2)
+    v = rng.uniform(0.05, 0.95, (4, 30))
+    X = rng.random((25, 30)) < 0.3
+    m1, m0 = rng.random((len(sets), 30)), rng.random((len(sets), 30))
+    vL = bm.set_parameters(v, sets)
+    for a, b in zip(bm.em_update(v, sets, m0, m1, 0.1, 0.4, vL=vL),
+                    bm.em_update(v, sets, m0, m1, 0.1, 0.4), strict=True):
+        assert np.asarray(a).tobytes() == np.asarray(b).tobytes()
+    assert (bm.costs(X, v, sets, 0.1, 0.4, vL).tobytes()
+            == bm.costs(X, v, sets, 0.1, 0.4).tobytes())
+
+
 # --- end to end -------------------------------------------------------------------------------
 
 def run_quick(root, tmp_path, name):

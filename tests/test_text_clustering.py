@@ -89,7 +89,7 @@ def fskmeans_reference(X, seeds, max_iter=100, tol=1e-6):
     sizes = np.bincount(labels, minlength=k).astype(float)
     costs = []
     for _ in range(max_iter):
-        M = mt._unit_rows(mt._weighted_sums(X, mt._one_hot(labels, k)), M)
+        M = mt._unit_rows(np.asarray((X.T @ mt._one_hot(labels, k)).T), M)
         S = np.asarray(X @ M.T)
         rows, lab, size, moved = S.tolist(), labels.tolist(), sizes.tolist(), False
         for i in order:
@@ -116,6 +116,23 @@ def test_fskmeans_equals_the_python_reference_bit_for_bit(seed):
         labels, costs = fskmeans_reference(X, seeds)
         assert res.labels.dtype == labels.dtype and np.array_equal(res.labels, labels)
         assert res.costs.tobytes() == costs.tobytes()
+
+
+def test_weighted_sums_by_term_equal_the_column_wise_product_bit_for_bit():
+    """Documents × terms with unsorted column indices (as the vectorizer leaves them): the
+    row-wise product over X.T in CSR sums each term in the same order as X.T @ W."""
+    rng = np.random.default_rng(5)
+    X = sp.random(300, 80, density=0.1, format="csr", random_state=6)
+    for i in range(X.shape[0]):             # shuffle each row's stored entries
+        lo, hi = X.indptr[i], X.indptr[i + 1]
+        perm = lo + rng.permutation(hi - lo)
+        X.indices[lo:hi], X.data[lo:hi] = X.indices[perm], X.data[perm]
+    X.has_sorted_indices = False
+    W = rng.random((300, 7))
+    want = np.asarray((X.T @ W).T)
+    assert mt._weighted_sums(mt._by_term(X), W).tobytes() == np.ascontiguousarray(want).tobytes()
+    dense = X.toarray()
+    np.testing.assert_array_equal(mt._weighted_sums(mt._by_term(dense), W), (dense.T @ W).T)
 
 
 def test_frequency_sensitive_pass_ties_go_to_the_first_cluster():

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
+import numba
 import numpy as np
 from scipy.linalg import eigh
 from scipy.special import softmax
@@ -86,21 +87,25 @@ def set_parameters(v: np.ndarray, sets: np.ndarray) -> np.ndarray:
     return np.exp(sets.astype(np.float64) @ np.log(v))
 
 
-def emission_one(v: np.ndarray, sets: np.ndarray, epsilon: float, r: float) -> np.ndarray:
+def emission_one(v: np.ndarray, sets: np.ndarray, epsilon: float, r: float,
+                 vL: np.ndarray | None = None) -> np.ndarray:
     """P(x_d = 1 | L) = (1 − ε)(1 − v_Ld) + ε r: structure or, with probability ε, the
-    noise process (eq. 16 of Buhmann et al. 2011). (L, D)."""
-    return (1.0 - epsilon) * (1.0 - set_parameters(v, sets)) + epsilon * r
+    noise process (eq. 16 of Buhmann et al. 2011). (L, D). ``vL``:
+    :func:`set_parameters` (v, sets) when the caller has it already."""
+    if vL is None:
+        vL = set_parameters(v, sets)
+    return (1.0 - epsilon) * (1.0 - vL) + epsilon * r
 
 
-def costs(X: np.ndarray, v: np.ndarray, sets: np.ndarray, epsilon: float, r: float
-          ) -> np.ndarray:
+def costs(X: np.ndarray, v: np.ndarray, sets: np.ndarray, epsilon: float, r: float,
+          vL: np.ndarray | None = None) -> np.ndarray:
     """R_iL of eq. 16 of Buhmann et al. 2011: the negative log-likelihood of user i under
     assignment set L, R_iL = −Σ_d log P(x_id | L), for every user and set. (N, L).
 
     One matrix product: R = −(X (log p₁ − log p₀)ᵀ + 1 (log p₀)ᵀ) with p₁ = P(x = 1 | L),
-    p₀ = 1 − p₁.
+    p₀ = 1 − p₁. ``vL`` as in :func:`emission_one`.
     """
-    p1 = emission_one(v, sets, epsilon, r)
+    p1 = emission_one(v, sets, epsilon, r, vL)
     log1, log0 = np.log(p1), np.log1p(-p1)
     X = np.asarray(X, dtype=np.float64)
     return -(X @ (log1 - log0).T + log0.sum(axis=1)[None, :])
@@ -141,7 +146,7 @@ class MacSolution:
         return float(-np.sum(logsumexp(-self.R, axis=1) - np.log(self.R.shape[1])))
 
 
-def em_update(v, sets, m0, m1, epsilon, r, noise=True):
+def em_update(v, sets, m0, m1, epsilon, r, noise=True, vL=None):
     """One EM step for the parameters of eq. 16 (Buhmann et al. 2011) given the expected
     counts m1_Ld = Σ_i γ_iL x_id and m0_Ld = Σ_i γ_iL (1 − x_id).
 
@@ -153,16 +158,15 @@ def em_update(v, sets, m0, m1, epsilon, r, noise=True):
     v_kd = Σ_{L∋k} [m0 (1 − q₀) + m1 (1 − q₁)(v_kd − v_Ld)/(1 − v_Ld)] /
     Σ_{L∋k} [m0 (1 − q₀) + m1 (1 − q₁)], ε = expected fraction of noise bits and
     r = expected fraction of ones among them; all closed form, the expected cost never
-    rises. With ``noise=False`` ε stays 0. Returns (v, ε, r).
+    rises. With ``noise=False`` ε stays 0. ``vL``: :func:`set_parameters` (v, sets) when
+    the caller has it already. Returns (v, ε, r).
     """
-    vL = set_parameters(v, sets)
-    P1 = (1.0 - epsilon) * (1.0 - vL) + epsilon * r
-    s0 = m0 * ((1.0 - epsilon) * vL / (1.0 - P1))  # structural zeros
-    s1 = m1 * ((1.0 - epsilon) * (1.0 - vL) / P1)  # structural ones
+    if vL is None:
+        vL = set_parameters(v, sets)
+    s0, s1, b, bvL, total = _structural_counts(vL, m0, m1, epsilon, r, CLIP)
     setsf = sets.astype(np.float64).T  # (K, L)
-    b = s1 / np.maximum(1.0 - vL, CLIP)
-    num = setsf @ s0 + v * (setsf @ b) - setsf @ (b * vL)
-    den = setsf @ (s0 + s1)
+    num = setsf @ s0 + v * (setsf @ b) - setsf @ bvL
+    den = setsf @ total
     v = np.clip(np.where(den > 0, num / np.where(den > 0, den, 1.0), v), CLIP, 1.0 - CLIP)
     if noise:
         noisy0 = float(m0.sum() - s0.sum())
@@ -171,6 +175,29 @@ def em_update(v, sets, m0, m1, epsilon, r, noise=True):
                                 CLIP, 1.0 - CLIP))
         r = float(np.clip(noisy1 / max(noisy0 + noisy1, CLIP), CLIP, 1.0 - CLIP))
     return v, epsilon, r
+
+
+@numba.njit(cache=True, error_model="numpy")
+def _structural_counts(vL, m0, m1, epsilon, r, clip):
+    """The element-wise part of :func:`em_update` in one pass over (L, D): with
+    P₁ = (1 − ε)(1 − v_L) + ε r, the expected structural zeros s₀ = m₀ (1 − ε) v_L / (1 − P₁)
+    and ones s₁ = m₁ (1 − ε)(1 − v_L) / P₁, b = s₁ / max(1 − v_L, clip), b v_L and s₀ + s₁.
+    The same floating-point operations in the same order as the array expressions, so the
+    results are those of NumPy bit for bit."""
+    s0, s1 = np.empty_like(vL), np.empty_like(vL)
+    b, bvL, total = np.empty_like(vL), np.empty_like(vL), np.empty_like(vL)
+    keep, noise = 1.0 - epsilon, epsilon * r
+    for i in range(vL.shape[0]):
+        for j in range(vL.shape[1]):
+            v = vL[i, j]
+            free = 1.0 - v
+            p1 = keep * free + noise
+            s0[i, j] = m0[i, j] * (keep * v / (1.0 - p1))
+            s1[i, j] = m1[i, j] * (keep * free / p1)
+            b[i, j] = s1[i, j] / max(free, clip)
+            bvL[i, j] = b[i, j] * v
+            total[i, j] = s0[i, j] + s1[i, j]
+    return s0, s1, b, bvL, total
 
 
 def critical_temperature(X: np.ndarray) -> float:
@@ -230,7 +257,8 @@ def fit_mac(X: np.ndarray, n_sources: int, rng: np.random.Generator, *,
     epsilon, r = (epsilon0, float(np.clip(X.mean(), CLIP, 1 - CLIP))) if noise else (0.0, 0.5)
     if noise and fixed_r is not None:
         r = float(fixed_r)
-    R = costs(X, v, sets, epsilon, r)
+    vL = set_parameters(v, sets)  # shared by the costs and the next EM step
+    R = costs(X, v, sets, epsilon, r, vL)
     T = max(critical_temperature(X) * 2.0 if t_start is None else float(t_start), 1.0)
     n_temperatures = 0
     while True:
@@ -246,14 +274,16 @@ def fit_mac(X: np.ndarray, n_sources: int, rng: np.random.Generator, *,
             gamma = np.exp(scaled - lse[:, None])
             m1 = gamma.T @ X
             m0 = gamma.sum(axis=0)[:, None] - m1
-            v, epsilon, r = em_update(v, sets, m0, m1, epsilon, r, noise)
+            v, epsilon, r = em_update(v, sets, m0, m1, epsilon, r, noise, vL)
             if noise and fixed_r is not None:
                 r = float(fixed_r)
-            R = costs(X, v, sets, epsilon, r)
+            vL = set_parameters(v, sets)
+            R = costs(X, v, sets, epsilon, r, vL)
         if T <= 1.0:
             break
         T = max(T * cooling, 1.0)
         v = perturb(v)
-        R = costs(X, v, sets, epsilon, r)
+        vL = set_parameters(v, sets)
+        R = costs(X, v, sets, epsilon, r, vL)
     gamma = softmax(-R, axis=1)
     return MacSolution(v, epsilon, r, sets, gamma, np.argmin(R, axis=1), R, n_temperatures)

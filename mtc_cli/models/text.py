@@ -51,9 +51,17 @@ def _one_hot(labels: np.ndarray, k: int) -> np.ndarray:
     return W
 
 
-def _weighted_sums(X, W: np.ndarray) -> np.ndarray:
-    """Σ_i W_ih x_i for every h: the (k, d) matrix (X.T @ W).T, sparse × dense."""
-    return np.asarray((X.T @ W).T)
+def _by_term(X):
+    """X.T with one row per term: CSR for sparse X, so that :func:`_weighted_sums` runs
+    SciPy's row-wise product. Each term still sums the documents in their order, as the
+    column-wise product X.T @ W does, so the sums are the same bit for bit."""
+    return X.T.tocsr() if sp.issparse(X) else np.asarray(X).T
+
+
+def _weighted_sums(Xt, W: np.ndarray) -> np.ndarray:
+    """Σ_i W_ih x_i for every h: the (k, d) matrix (Xt @ W).T, with Xt = :func:`_by_term` (X)
+    made once per fit."""
+    return np.asarray((Xt @ W).T)
 
 
 def _unit_rows(M: np.ndarray, fallback: np.ndarray) -> np.ndarray:
@@ -98,7 +106,7 @@ def spkmeans(X, seeds, *, max_iter: int = 100, tol: float = 1e-6) -> TextCluster
         new = np.argmax(S, axis=1)
         costs.append(float(np.sum(1.0 - S[np.arange(n), new])))
         if labels is None:
-            sums = _weighted_sums(X, _one_hot(new, k))
+            sums = _weighted_sums(_by_term(X), _one_hot(new, k))
         else:
             moved = np.flatnonzero(new != labels)
             if not len(moved):
@@ -117,7 +125,7 @@ def _moved_sums(X, moved: np.ndarray, old: np.ndarray, new: np.ndarray, k: int) 
     W = np.zeros((len(moved), k))
     W[np.arange(len(moved)), new] += 1.0
     W[np.arange(len(moved)), old] -= 1.0
-    return _weighted_sums(X[moved], W)
+    return _weighted_sums(_by_term(X[moved]), W)
 
 
 def fskmeans(X, seeds, *, max_iter: int = 100, tol: float = 1e-6) -> TextClustering:
@@ -136,9 +144,10 @@ def fskmeans(X, seeds, *, max_iter: int = 100, tol: float = 1e-6) -> TextCluster
     M = _unit_rows(_dense_rows(X, seeds), 0.0)
     labels = np.argmax(np.asarray(X @ M.T), axis=1)
     sizes = np.bincount(labels, minlength=k).astype(float)
+    Xt = _by_term(X)
     costs = []
     for _ in range(max_iter):
-        M = _unit_rows(_weighted_sums(X, _one_hot(labels, k)), M)
+        M = _unit_rows(_weighted_sums(Xt, _one_hot(labels, k)), M)
         S = np.asarray(X @ M.T)
         moved = _frequency_sensitive_pass(S, order, labels, sizes)
         costs.append(float(np.sum(1.0 - S[np.arange(n), labels])))
@@ -227,10 +236,11 @@ def vmf_kappa(rbar, d: int) -> np.ndarray:
     return (r * d - r**3) / (1.0 - r * r)
 
 
-def _vmf_m_step(X, W: np.ndarray, mu_prev: np.ndarray, d: int):
-    """M-step of moVMF EM: α_h = mean weight, μ_h = r_h/‖r_h‖, κ_h from r̄_h = ‖r_h‖/Σw."""
+def _vmf_m_step(Xt, W: np.ndarray, mu_prev: np.ndarray, d: int):
+    """M-step of moVMF EM: α_h = mean weight, μ_h = r_h/‖r_h‖, κ_h from r̄_h = ‖r_h‖/Σw.
+    ``Xt``: the documents by term (:func:`_by_term`)."""
     mass = W.sum(axis=0)
-    R = _weighted_sums(X, W)
+    R = _weighted_sums(Xt, W)
     norms = np.linalg.norm(R, axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         log_alpha = np.log(mass / mass.sum())
@@ -247,8 +257,9 @@ def _movmf(X, seeds, *, soft: bool, max_iter: int, tol: float) -> TextClustering
     W = _one_hot(np.argmax(np.asarray(X @ mu.T), axis=1), k)   # first hard assignment
     costs = []
     labels = None
+    Xt = _by_term(X)
     for _ in range(max_iter):
-        log_alpha, mu, kappa = _vmf_m_step(X, W, mu, d)
+        log_alpha, mu, kappa = _vmf_m_step(Xt, W, mu, d)
         L = np.asarray(X @ mu.T) * kappa + (log_alpha + vmf_log_normalizer(d, kappa))
         new = np.argmax(L, axis=1)
         if soft:
@@ -312,6 +323,7 @@ def klkmeans(P, seeds, *, smoothing: float = 0.1, max_iter: int = 100,
         raise ValueError("every word must occur in some document (empty column in P)")
     neg_entropy = _smoothed_neg_entropy(P, b, lam)
     Q = (1.0 - lam) * _dense_rows(P, seeds) + lam * b
+    Pt = _by_term(P)
     labels, costs = None, []
     for _ in range(max_iter):
         logQ = np.log(Q)
@@ -322,7 +334,7 @@ def klkmeans(P, seeds, *, smoothing: float = 0.1, max_iter: int = 100,
             break
         labels = new
         sizes = np.bincount(labels, minlength=k)
-        means = _weighted_sums(P, _one_hot(labels, k)) / np.maximum(sizes, 1)[:, None]
+        means = _weighted_sums(Pt, _one_hot(labels, k)) / np.maximum(sizes, 1)[:, None]
         Q = np.where(sizes[:, None] > 0, (1.0 - lam) * means + lam * b, Q)
         if _converged(costs, tol, n):
             break

@@ -25,13 +25,13 @@ second, called directly on tiny arrays. Writes ``results/benchmarks/kernels.csv`
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import time
-import types
 from pathlib import Path
 
 import numpy as np
@@ -47,14 +47,18 @@ FSK_FITS = 2
 CC_SWEEPS = 40
 
 
-def baseline(module: str):
-    """The module ``mtc_cli.models.<module>`` as of ``BASELINE``."""
+def baseline(module: str, commit: str = BASELINE):
+    """The module ``mtc_cli.models.<module>`` as of ``commit``."""
     path = f"mtc_cli/models/{module}.py"
-    source = subprocess.run(["git", "show", f"{BASELINE}:{path}"], cwd=ROOT, check=True,
+    source = subprocess.run(["git", "show", f"{commit}:{path}"], cwd=ROOT, check=True,
                             capture_output=True, text=True).stdout
-    mod = types.ModuleType(f"baseline_{module}")
+    # a real file, so that numba can cache the old module's kernels next to it
+    file = Path(tempfile.mkdtemp(prefix=f"baseline_{commit[:8]}_")) / f"{module}.py"
+    file.write_text(source)
+    spec = importlib.util.spec_from_file_location(f"baseline_{module}", file)
+    mod = importlib.util.module_from_spec(spec)
     sys.modules[mod.__name__] = mod  # dataclasses look their module up
-    exec(compile(source, f"{BASELINE[:8]}:{path}", "exec"), mod.__dict__)
+    spec.loader.exec_module(mod)
     return mod
 
 
