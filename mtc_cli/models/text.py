@@ -59,8 +59,8 @@ def _by_term(X):
 
 
 def _weighted_sums(Xt, W: np.ndarray) -> np.ndarray:
-    """Σ_i W_ih x_i for every h: the (k, d) matrix (Xt @ W).T, with Xt = :func:`_by_term` (X)
-    made once per fit."""
+    """Σ_i W_ih x_i for every h: the (k, d) matrix (Xt @ W).T, with Xt = X.T — made once per
+    fit by :func:`_by_term` where it serves every iteration."""
     return np.asarray((Xt @ W).T)
 
 
@@ -106,7 +106,7 @@ def spkmeans(X, seeds, *, max_iter: int = 100, tol: float = 1e-6) -> TextCluster
         new = np.argmax(S, axis=1)
         costs.append(float(np.sum(1.0 - S[np.arange(n), new])))
         if labels is None:
-            sums = _weighted_sums(_by_term(X), _one_hot(new, k))
+            sums = _weighted_sums(X.T, _one_hot(new, k))
         else:
             moved = np.flatnonzero(new != labels)
             if not len(moved):
@@ -125,7 +125,7 @@ def _moved_sums(X, moved: np.ndarray, old: np.ndarray, new: np.ndarray, k: int) 
     W = np.zeros((len(moved), k))
     W[np.arange(len(moved)), new] += 1.0
     W[np.arange(len(moved)), old] -= 1.0
-    return _weighted_sums(_by_term(X[moved]), W)
+    return _weighted_sums(X[moved].T, W)
 
 
 def fskmeans(X, seeds, *, max_iter: int = 100, tol: float = 1e-6) -> TextClustering:
