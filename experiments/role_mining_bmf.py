@@ -348,18 +348,20 @@ def shape_table(rows: pd.DataFrame, p: Params) -> pd.DataFrame:
     (memorized training users; above ``cost_min``, overfitting can cost more); the largest
     rise of the mean curve after the minimum, also in units of the fold sd at the minimum
     (``rise_in_sd``); the mean fold sd below and above the minimum (underfitting and
-    overfitting regimes); ``u_shape``: the minimum is interior, the curve falls to it and
-    rises after it by more than one fold sd."""
+    overfitting regimes), and below and above the true number of roles (``sd_below_true``,
+    ``sd_above_true``; NaN on the real matrices); ``u_shape``: the minimum is interior, the
+    curve falls to it and rises after it by more than one fold sd."""
     curve = curve_table(rows)
     out = []
     for name, c in curve[curve["criterion"] == "transfer_cost"].groupby("dataset", sort=False):
         c = c.sort_values("k").reset_index(drop=True)
         best = c.loc[c["mean"].idxmin()]
+        truth = true_k(p, name)
         after = c.loc[c["k"] > best["k"], "mean"]
         rise = after.max() - best["mean"] if len(after) else 0.0
         rise_in_sd = (rise / best["sd"] if best["sd"] > 0 else np.nan) if len(after) else 0.0
         out.append({
-            "dataset": name, "true_k": true_k(p, name),
+            "dataset": name, "true_k": truth,
             "oracle_k": (c.loc[c["clean_error"].idxmin(), "k"]
                          if c["clean_error"].notna().any() else np.nan),
             "k_min_mean": int(best["k"]), "k_max": int(c["k"].iloc[-1]),
@@ -368,6 +370,8 @@ def shape_table(rows: pd.DataFrame, p: Params) -> pd.DataFrame:
             "rise_after_min": rise, "rise_in_sd": rise_in_sd,
             "sd_below": c.loc[c["k"] < best["k"], "sd"].mean(),
             "sd_above": c.loc[c["k"] > best["k"], "sd"].mean(),
+            "sd_below_true": c.loc[c["k"] < truth, "sd"].mean(),
+            "sd_above_true": c.loc[c["k"] > truth, "sd"].mean(),
             "u_shape": bool(len(after) and c["mean"].iloc[0] > best["mean"]
                             and rise_in_sd > 1)})
     return pd.DataFrame(out)
