@@ -380,8 +380,10 @@ def _print_outcome(outcome) -> None:
 def _done(outcome) -> str:
     s = outcome.stats
     kept = " (every output as it was: run.json kept)" if s.get("record_kept") else ""
+    verdict = s.get("agreement")
+    said = f"\n{verdict.line()}" if verdict is not None and verdict.line() else ""
     return (f"\n{s['n_computed']} tasks computed, {s['n_cached']} from cache. "
-            f"Results: {outcome.run_dir}/{kept}")
+            f"Results: {outcome.run_dir}/{kept}{said}")
 
 
 @main.command()

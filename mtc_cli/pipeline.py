@@ -11,13 +11,14 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
-from mtc_cli import runlock
+from mtc_cli import agreement, runlock
 from mtc_cli.config import Config, config_from_mapping
 from mtc_cli.errors import MtcError
 from mtc_cli.registry import get_experiment
@@ -150,13 +151,28 @@ def finish(cfg: Config, exp, run_dir: Path, stats: dict, tasks: list[dict]) -> O
         run_dir, stats["keys"], tasks, exp.condition, exp.name, cfg.seed,
         stats["code_version"])
     timing = exp.timing(rows)
-    write_csv(rows.drop(columns=list(exp.timing_columns), errors="ignore"),
-              run_dir / "rows.csv")
-    summary, targets, figures = derive(cfg, exp, run_dir, pd.read_csv(run_dir / "rows.csv"))
+    stage = Path(tempfile.mkdtemp(prefix=".stage-", dir=run_dir))
+    try:
+        write_csv(rows.drop(columns=list(exp.timing_columns), errors="ignore"),
+                  stage / "rows.csv")
+        derive_tables(cfg, exp, stage, pd.read_csv(stage / "rows.csv"))
+        stats["agreement"] = agreement.settle(stage, run_dir)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    rows = pd.read_csv(run_dir / "rows.csv")
+    summary = pd.read_csv(run_dir / "summary.csv")
+    targets = (pd.read_csv(run_dir / "targets.csv", keep_default_na=False)
+               if paper_targets(exp, cfg.params) else pd.DataFrame())
+    figures = exp.plot(rows, summary, cfg.params, run_dir)
     meta = provenance(cfg, stats)
     if timing is not None:
         meta["timing"] = timing.to_dict(orient="records")
     previous = run_dir / "run.json"
+    verdict = stats["agreement"]
+    if not stats["record_kept"] and verdict.kept and not verdict.identical:
+        # a new record of tables computed earlier: say by whom, and how closely this run
+        # reproduced them
+        meta["tables"] = {"kept": verdict.line(), "computed_by": _record(previous)}
     if stats["n_computed"] == 0 and previous.is_file():
         # nothing recomputed: keep the timing of the invocation that computed the tasks
         old = json.loads(previous.read_text())
@@ -165,9 +181,24 @@ def finish(cfg: Config, exp, run_dir: Path, stats: dict, tasks: list[dict]) -> O
     return Outcome(run_dir, stats, summary, targets, figures, cfg, exp)
 
 
+def _record(path: Path) -> dict | None:
+    """The commit, code version and machine of the run record ``path`` (None if unreadable)."""
+    try:
+        old = json.loads(path.read_text())
+        return {k: old.get(k) for k in ("git_commit", "code_version", "machine")}
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
 def derive(cfg: Config, exp, run_dir: Path, rows: pd.DataFrame):
     """Everything downstream of ``rows.csv``: summary, tables, targets and figures, each
     table written and read back before it is used (figures come from the CSVs alone)."""
+    summary, targets = derive_tables(cfg, exp, run_dir, rows)
+    return summary, targets, exp.plot(rows, summary, cfg.params, run_dir)
+
+
+def derive_tables(cfg: Config, exp, run_dir: Path, rows: pd.DataFrame):
+    """Summary, tables and targets of ``rows`` written to ``run_dir``: (summary, targets)."""
     summary = exp.summarize(rows, cfg.params)
     write_csv(summary, run_dir / "summary.csv")
     summary = pd.read_csv(run_dir / "summary.csv")
@@ -180,7 +211,7 @@ def derive(cfg: Config, exp, run_dir: Path, rows: pd.DataFrame):
         write_csv(targets, run_dir / "targets.csv")
     else:  # a user's own data: the paper's claims are not about it
         targets = pd.DataFrame()
-    return summary, targets, exp.plot(rows, summary, cfg.params, run_dir)
+    return summary, targets
 
 
 def rederive(run_dir: Path, cfg: Config) -> Outcome:

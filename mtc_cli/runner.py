@@ -66,11 +66,17 @@ def _plain(obj):
 
 
 def _compute(experiment, task: dict, key: str, seed: int) -> dict:
-    """Run one task with one BLAS/OpenMP thread and the allocator tuned for large
-    temporaries (:mod:`mtc_cli.allocator`); return its rows and compute time."""
+    """Run one task with one BLAS/OpenMP thread, joblib's sequential backend for any
+    parallel call inside it and the allocator tuned for large temporaries
+    (:mod:`mtc_cli.allocator`); return its rows and compute time.
+
+    joblib's dask backend hands a task its own backend with all workers as the default for
+    nested calls (loky's workers get the sequential one): scikit-learn's pairwise distances
+    inside a silhouette then split into blocks across workers, and BLAS rounds products of
+    other shapes in other last bits. Sequential within a task, every backend computes alike."""
     keep_freed_memory()
     start = time.perf_counter()
-    with threadpool_limits(limits=1):
+    with threadpool_limits(limits=1), parallel_config(backend="sequential"):
         rows = experiment.run_task(task, task_rng(seed, key))
     return {"key": key, "task": task, "elapsed_s": time.perf_counter() - start, "rows": rows}
 
@@ -258,12 +264,12 @@ def run_tasks(experiment, tasks: list[dict], seed: int, run_dir: Path, *, jobs: 
 
 def output_digests(run_dir: Path) -> dict[str, str]:
     """sha256 of each file of ``run_dir`` that a run writes, but run.json (not the task
-    cache, the lock or temporary files)."""
+    cache, the lock, temporary files or the staging directory of a run's tables)."""
     run_dir = Path(run_dir)
     out = {}
     for top, dirs, files in os.walk(run_dir):
-        if Path(top) == run_dir:
-            dirs[:] = [d for d in dirs if d != "tasks"]
+        dirs[:] = [d for d in dirs if not d.startswith(".")
+                   and not (Path(top) == run_dir and d == "tasks")]
         for name in files:
             path = Path(top) / name
             if not name.startswith(".") and path != run_dir / "run.json":

@@ -5,6 +5,7 @@ import shutil
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from mtc_cli import pipeline
@@ -59,6 +60,23 @@ def fault_config(tmp_path, monkeypatch):
     path.write_text(f"experiment: fault_experiment\nmarker_dir: {marks}\nn: 4\n")
     enable("fault_experiment")  # a module of the user's: enabled explicitly (--plugin)
     return load_config(path), marks
+
+
+def test_a_task_runs_its_own_parallel_calls_sequentially_on_every_backend(
+        root, tmp_path, monkeypatch):
+    """joblib's dask backend offers its workers to nested calls (loky's workers do not):
+    a silhouette's pairwise distances then split into blocks of other BLAS shapes."""
+    monkeypatch.syspath_prepend(str(TESTS))
+    monkeypatch.setenv("PYTHONPATH", str(TESTS))
+    enable("nested_experiment")
+    path = tmp_path / "nested.yaml"
+    path.write_text("experiment: nested_experiment\nn: 2\n")
+    cfg = load_config(path)
+    loky = pipeline.run(cfg, out=tmp_path / "loky", jobs=2)
+    dask = pipeline.run(cfg, out=tmp_path / "dask", jobs=2, backend="dask")
+    rows = pd.read_csv(dask.run_dir / "rows.csv")
+    assert rows.loc[rows["criterion"] == "jobs", "score"].tolist() == [1.0, 1.0]
+    assert (dask.run_dir / "rows.csv").read_bytes() == (loky.run_dir / "rows.csv").read_bytes()
 
 
 def test_dask_retries_a_killed_worker(fault_config, tmp_path):
