@@ -224,7 +224,7 @@ def _parse_shard(text: str) -> tuple[int, int]:
               help="Random splits into halves [default: 10].")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0))
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
-              help="Any other key of the select experiment (see configs/select_example.yaml).")
+              help="Any other key of the select experiment (see configs/select_blobs.yaml).")
 @click.option("-j", "--jobs", default=1, show_default=True, type=click.IntRange(min=-1),
               help="Worker processes (-1: all cores).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
@@ -244,7 +244,7 @@ def _parse_shard(text: str) -> tuple[int, int]:
 def select(data, model, k_range, criteria, label_column, train_labels, columns, drop, fmt,
            header, dropna, standardize, splits, seed, overrides, jobs, out, force, backend,
            scheduler, cluster_file, shard, as_json, save_config):
-    """Which k? Every criterion that applies to the model, on DATA, with a majority vote.
+    """Which k? Every criterion that applies to the model, on DATA, with a vote.
 
     \b
     DATA: CSV/TSV (header detected), .npy/.npz, Matrix Market .mtx (documents × terms),
@@ -272,19 +272,30 @@ def select(data, model, k_range, criteria, label_column, train_labels, columns, 
     if standardize:
         raw["standardize"] = True
     cfg, run_dir = _select_config(raw, data, overrides, out)
-    if save_config is not None:
-        import yaml
-
-        from mtc_cli.results import atomic_write_text
-
-        atomic_write_text(save_config, yaml.safe_dump(raw, sort_keys=False, allow_unicode=True))
     outcome = _run(cfg, run_dir, jobs, force, backend, scheduler, cluster_file, shard)
+    if save_config is not None:  # only for a run that was accepted and ran
+        _save_select_config(save_config, raw, cfg, overrides)
     if outcome is None:
         return
     if as_json:
         click.echo(json.dumps(outcome.experiment.summary_json(outcome), indent=2))
     else:
         _print_outcome(outcome)
+
+
+def _save_select_config(path: Path, raw: dict, cfg, overrides) -> None:
+    """The selection as a config for ``mtc run``: the options given and every ``--set``
+    (its value as the run read it)."""
+    import yaml
+
+    from mtc_cli.config import to_plain
+    from mtc_cli.results import atomic_write_text
+
+    saved = dict(raw)
+    for item in overrides:
+        key = item.partition("=")[0].split(".")[0]
+        saved[key] = cfg.seed if key == "seed" else to_plain(getattr(cfg.params, key))
+    atomic_write_text(path, yaml.safe_dump(saved, sort_keys=False, allow_unicode=True))
 
 
 SELECT_OPTIONS = {"k": "--k", "label_column": "--label-column", "train_labels":

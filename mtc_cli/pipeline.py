@@ -109,25 +109,45 @@ class _Fresh:
 @contextlib.contextmanager
 def prepared(run_dir: Path, cfg: Config, *, force: bool, shard=None):
     """Make ``run_dir`` (and its missing parents) and hold its lock; refuse a directory that
-    holds a run of another config (another experiment or config file) unless ``force``;
-    any OSError (permissions, read-only, full disk) is one MtcError line."""
+    holds a run of another config (another experiment or config file) unless ``force``.
+
+    An OSError while setting up (permissions, read-only, full disk) is one MtcError line
+    (exit 2), and the directories set-up made are removed: they hold nothing else yet. An
+    OSError later, during the tasks or the outputs, is the run's own failure (exit 1 with
+    the resume hint): it propagates as it is and every finished task stays cached."""
     run_dir = Path(run_dir)
     made = [p for p in (run_dir, *run_dir.parents) if not p.exists()][::-1]
     previous = run_dir / "config.json"
     if previous.is_file() and not force:
         _refuse_other_config(previous, cfg, run_dir)
+    elif run_dir.is_dir() and not force:
+        _refuse_foreign_files(run_dir)
+    lock = contextlib.ExitStack()
     try:
         run_dir.mkdir(parents=True, exist_ok=True)
         (run_dir / "tasks").mkdir(exist_ok=True)
-        with runlock.hold(run_dir, shard):
-            write_json({"config_file": str(cfg.path), "config": cfg.resolved()}, previous)
-            yield _Fresh(run_dir, made)
+        lock.enter_context(runlock.hold(run_dir, shard))
+        write_json({"config_file": str(cfg.path), "config": cfg.resolved()}, previous)
     except OSError as exc:
+        lock.close()
         if made:
             with contextlib.suppress(OSError):
                 shutil.rmtree(made[0])
         raise MtcError(f"{run_dir}: cannot write the run directory: "
                        f"{exc.strerror or exc}") from None
+    with lock:
+        yield _Fresh(run_dir, made)
+
+
+def _refuse_foreign_files(run_dir: Path) -> None:
+    """A folder that is not a run directory (no ``config.json``) but holds files of its own
+    is the user's: a run would overwrite their ``rows.csv``."""
+    foreign = sorted(p.name for p in run_dir.iterdir()
+                     if p.name != "tasks" and not p.name.startswith(runlock.NAME))
+    if foreign:
+        raise MtcError(f"{run_dir}: not a run directory of mtc and not empty (holds "
+                       f"{foreign[0]}{' …' if len(foreign) > 1 else ''}); choose another "
+                       "--out, or --force to write into it")
 
 
 def _refuse_other_config(path: Path, cfg: Config, run_dir: Path) -> None:
@@ -203,7 +223,8 @@ def derive_tables(cfg: Config, exp, run_dir: Path, rows: pd.DataFrame):
     write_csv(summary, run_dir / "summary.csv")
     summary = pd.read_csv(run_dir / "summary.csv")
     tables = {"summary": summary, "rows": rows}
-    for name, df in exp.tables(rows, summary, cfg.params).items():
+    seed = {"seed": cfg.seed} if exp.tables_read_seed else {}
+    for name, df in exp.tables(rows, summary, cfg.params, **seed).items():
         write_csv(df, run_dir / f"{name}.csv")
         tables[name] = pd.read_csv(run_dir / f"{name}.csv")
     if paper_targets(exp, cfg.params):

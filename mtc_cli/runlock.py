@@ -36,10 +36,19 @@ def _owner(path: Path) -> dict | None:
         return None
 
 
-def _stale(owner: dict | None) -> bool:
-    """A lock whose process is gone from this host (or an unreadable lock)."""
+#: seconds an unreadable lock file counts as held: another run may have created it and not
+#: yet written its record (between ``O_EXCL`` and the write)
+UNREAD_GRACE_S = 10.0
+
+
+def _stale(owner: dict | None, path: Path) -> bool:
+    """A lock whose process is gone from this host, or an unreadable lock older than
+    :data:`UNREAD_GRACE_S` (a younger one may be another run's, being written)."""
     if owner is None:
-        return True
+        try:
+            return time.time() - path.stat().st_mtime > UNREAD_GRACE_S
+        except OSError:
+            return True
     return owner.get("host") == socket.gethostname() and not _alive(int(owner.get("pid", 0)))
 
 
@@ -66,7 +75,7 @@ def hold(run_dir: Path, shard: tuple[int, int] | None = None):
             fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666)
         except FileExistsError:
             owner = _owner(path)
-            if not _stale(owner):
+            if not _stale(owner, path):
                 what = "this shard of " if shard is not None else ""
                 raise MtcError(f"{run_dir}: {what}this run directory is in use by "
                                f"{_describe(owner)}; wait for it, or choose another --out (if "
@@ -79,7 +88,7 @@ def hold(run_dir: Path, shard: tuple[int, int] | None = None):
     else:
         raise MtcError(f"{run_dir}: could not take the lock {path}")
     if shard is None:
-        busy = [p for p in Path(run_dir).glob(f"{NAME}.shard-*") if not _stale(_owner(p))]
+        busy = [p for p in Path(run_dir).glob(f"{NAME}.shard-*") if not _stale(_owner(p), p)]
         if busy:
             path.unlink(missing_ok=True)
             raise MtcError(f"{run_dir}: shard {busy[0].name.split('shard-')[1]} is running "

@@ -77,6 +77,22 @@ def test_default_run_directory_and_saved_config(cli, blobs, tmp_path, monkeypatc
     pd.testing.assert_frame_equal(a, b)  # mtc select and mtc run share one path
 
 
+def test_saved_config_keeps_every_set_and_waits_for_the_run(cli, blobs, tmp_path):
+    saved = tmp_path / "mine.yaml"
+    args = (blobs, "--k", "1..3", "--model", "kmeans", "--criteria", "gap,mtc", "--set",
+            "references=3", "--set", "seed=5", "--set", "n_init=2", "--splits", "2")
+    result = run(cli, *args, "--out", tmp_path / "a", "--save-config", saved)
+    assert result.exit_code == 0, result.output
+    rerun = cli("run", saved, "--out", tmp_path / "b")
+    assert rerun.exit_code == 0, rerun.output
+    assert (tmp_path / "a" / "rows.csv").read_bytes() == (tmp_path / "b" / "rows.csv").read_bytes()
+    # a run refused (its directory holds a run of another config) saves nothing
+    refused = tmp_path / "refused.yaml"
+    result = run(cli, *args, "--out", tmp_path / "b", "--save-config", refused)
+    assert result.exit_code == 2 and "another config" in result.stderr
+    assert not refused.exists()
+
+
 def test_image_chooses_a_rank_without_noise(cli, tmp_path):
     rng = np.random.default_rng(0)
     # a rank-2 texture of 8×8 patches plus a little noise
@@ -181,3 +197,16 @@ def test_bad_inputs_are_one_line_and_write_nothing(cli, blobs, tmp_path):
     assert "bicross" in _bad(cli, tmp_path, blobs, "--criteria", "bicross")
     assert "criteria" in _bad(cli, tmp_path, blobs, "--criteria", "nosuch")
     assert "missing.csv" in _bad(cli, tmp_path, tmp_path / "missing.csv")
+
+
+def test_out_refuses_a_folder_of_the_users_own_files(cli, blobs, tmp_path):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "rows.csv").write_text("my own rows\n")
+    result = run(cli, blobs, "--k", "1..3", "--criteria", "bic", "--out", mine, *FAST)
+    assert result.exit_code == 2 and "not a run directory of mtc" in result.stderr
+    assert (mine / "rows.csv").read_text() == "my own rows\n"
+    assert sorted(p.name for p in mine.iterdir()) == ["rows.csv"]
+    forced = run(cli, blobs, "--k", "1..3", "--criteria", "bic", "--out", mine, "--force",
+                 *FAST)
+    assert forced.exit_code == 0 and (mine / "config.json").is_file()
