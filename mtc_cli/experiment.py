@@ -58,9 +58,6 @@ class Experiment:
     select: dict[str, str] = {}
     #: columns of ``run_task``'s rows that are wall-clock measurements (see :meth:`timing`)
     timing_columns: tuple[str, ...] = ()
-    #: True: :meth:`tables` is also given the run's ``seed`` (keyword), for a table that
-    #: refits a model with a generator spawned like a task's
-    tables_read_seed: bool = False
 
     def tasks(self, params) -> list[dict]:
         raise NotImplementedError

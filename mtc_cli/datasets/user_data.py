@@ -26,7 +26,6 @@ from PIL import Image
 from mtc_cli.datasets import access_control, images
 from mtc_cli.datasets.formats import FORMATS
 from mtc_cli.errors import MtcError
-from mtc_cli.experiment import physical_memory
 
 __all__ = ["FORMATS", "UserData", "load"]
 
@@ -200,7 +199,7 @@ def _read_csv(path: Path, sep: str, **kwargs) -> pd.DataFrame:
     except UnicodeDecodeError as exc:
         raise _err(path, f"cannot read as {kind} text: {_first_line(exc)} (save it as UTF-8)"
                    ) from None
-    except (ValueError, OSError, EOFError, zlib.error) as exc:  # ParserError: a ValueError
+    except (ValueError, OSError, EOFError) as exc:  # ParserError is a ValueError
         raise _err(path, f"cannot read as {kind}: {_first_line(exc)}") from None
 
 
@@ -430,22 +429,9 @@ def _label_note(key: str, where: str, values: np.ndarray) -> str:
 # --- Matrix Market, images, user-permission lists ------------------------------------------
 
 def _load_mtx(path: Path) -> _Parts:
-    errors = (ValueError, OSError, EOFError, IndexError, TypeError, zlib.error)
-    try:
-        rows, cols, entries, layout = scipy.io.mminfo(path)[:4]
-    except errors as exc:
-        raise _err(path, f"cannot read as Matrix Market: {_first_line(exc)}") from None
-    # what reading it holds: the dense array, or the entries (row, column, value) and the
-    # CSR row pointers with their conversion's copy; at most half of the memory, the rest
-    # is for the work on it
-    need = 8.0 * rows * cols if layout == "array" else 24.0 * entries + 16.0 * (rows + 1)
-    if need > physical_memory() / 2:
-        raise _err(path, f"its header claims a {rows:,} × {cols:,} matrix with {entries:,} "
-                         f"entries: about {need / 2**30:,.0f} GiB to read, more than half of "
-                         f"this machine's {physical_memory() / 2**30:.0f} GiB of memory")
     try:
         M = scipy.io.mmread(path)
-    except errors as exc:
+    except (ValueError, OSError, EOFError, IndexError, TypeError) as exc:
         raise _err(path, f"cannot read as Matrix Market: {_first_line(exc)}") from None
     if np.iscomplexobj(M):
         raise _err(path, "the Matrix Market file holds complex values; expected real numbers")
@@ -498,7 +484,7 @@ def _load_image(path: Path, patch: int, max_pixels: int) -> _Parts:
 def _load_permissions(path: Path) -> _Parts:
     try:
         B, users, perms = access_control.load_user_permissions(path)
-    except (ValueError, OSError, EOFError, zlib.error) as exc:  # UnicodeDecodeError: ValueError
+    except (ValueError, OSError, EOFError) as exc:  # UnicodeDecodeError is a ValueError
         message = _first_line(exc)
         message = message.removeprefix(f"{path}: ")
         raise _err(path, f"cannot read as a user-permission list: {message}") from None

