@@ -9,8 +9,9 @@ elongated clusters and clusters of unequal variances; and four real data sets th
 with scikit-learn (iris, wine, breast cancer, digits), whose classes are taken as the
 reference number of groups (a convention: classes need not be clusters). Every data set is
 drawn once (``data_seed``) and given to every model. One task is one data set × model: all
-of that selection's work runs in the task, with the generators of
-:func:`mtc_cli.selection.tasks.plan`'s tasks spawned from the task's own.
+of that selection's work runs in the task through the selection engine
+(:func:`mtc_cli.selection.engine.run`) with the seed ``select_seed``, so a data set's
+choices are those of ``mtc select --seed`` (or ``OrderSelector``) on the same matrix.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from mtc_cli.datasets import milligan_cooper as mc
 from mtc_cli.errors import MtcError
 from mtc_cli.experiment import Experiment
 from mtc_cli.models.gmm import COVARIANCE_TYPES
-from mtc_cli.selection import choice
+from mtc_cli.selection import choice, engine
 from mtc_cli.selection.criteria import CLUSTERING
 from mtc_cli.selection.settings import make_settings
 
@@ -68,9 +69,12 @@ class Params:
     references: int = param(10, help="select: gap statistic reference sets", min=2)
     clest_references: int = param(5, help="select: Clest reference sets", min=1)
     clest_splits: int = param(5, help="select: Clest learning/test splits", min=1)
-    n_init: int = param(1, help="select: restarts of every fit", min=1)
+    n_init: int | None = param(None, help="select: restarts of every fit (default: by "
+                                          "model, as mtc select)", min=1)
     covariance_type: str = param("full", help="gmm covariance model",
                                  choices=list(COVARIANCE_TYPES))
+    select_seed: int = param(0, help="the seed of every selection (as mtc select --seed)",
+                             min=0)
 
 
 def datasets(s: Suite) -> list[dict]:
@@ -132,24 +136,19 @@ class CriteriaLeague(Experiment):
     def tasks(self, p: Params) -> list[dict]:
         options = {k: getattr(p, k) for k in ("k_max", "splits", "references",
                                               "clest_references", "clest_splits", "n_init",
-                                              "covariance_type")}
+                                              "covariance_type", "select_seed")}
         return [{"design": d, "model": m, **options} for d in datasets(p.suite)
                 for m in p.models]
 
     def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
-        from mtc_cli.selection.tasks import plan, run_task
-
         design = task["design"]
         X, true_k = data(design)
         s = make_settings(task["model"], (1, task["k_max"]), None, n=len(X), d=X.shape[1],
                           **{k: task[k] for k in ("splits", "references", "clest_references",
                                                   "clest_splits", "n_init",
                                                   "covariance_type")})
-        work = plan(s)
-        rows = [r for t, child in zip(work, rng.spawn(len(work)), strict=True)
-                for r in run_task(X, t, child)]
-        summary, _ = choice.summarize(pd.DataFrame(rows), s.criteria, k_lo=1, k_hi=s.k_hi,
-                                      model=s.model)
+        rows = engine.run(X, s, task["select_seed"])
+        summary, _ = choice.summarize(rows, s.criteria, k_lo=1, k_hi=s.k_hi, model=s.model)
         voted, _ = choice.vote(summary)
         picks = [*zip(summary["criterion"], summary["selected_k"], strict=True),
                  ("vote", voted)]

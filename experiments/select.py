@@ -1,11 +1,13 @@
 """``mtc select``: which k? on a user's own data — every criterion that applies to the
-model, side by side, with a majority vote (no paper targets are evaluated here).
+model, side by side, with a vote (no paper targets are evaluated here).
 
 The data file is read once per process (:mod:`mtc_cli.datasets.user_data`); the work is
-split into the tasks of :mod:`mtc_cli.selection.tasks` (random halves, the fit on all
-objects, reference data sets), so that the runner caches, parallelises and resumes it as
-any experiment. A task's key holds the file's digest and the reading options: another file
-or another option is another task.
+split into the tasks of the selection engine (:mod:`mtc_cli.selection.engine`: random
+halves, the fit on all objects, reference data sets), so that the runner caches,
+parallelises and resumes it as any experiment. A task's key holds the digest of the matrix
+the criteria see, not the file's bytes: the same numbers in another format, or given to
+``OrderSelector``, are the same tasks with the same generators. Where the file is and how it
+is read is the task's ``location``, outside its key.
 """
 
 from __future__ import annotations
@@ -23,10 +25,10 @@ from mtc_cli.datasets.formats import FORMATS
 from mtc_cli.errors import MtcError
 from mtc_cli.experiment import Experiment
 from mtc_cli.models.gmm import COVARIANCE_TYPES
-from mtc_cli.selection import choice
+from mtc_cli.runner import LOCATION
+from mtc_cli.selection import choice, engine
 from mtc_cli.selection.criteria import CLUSTERING, CRITERIA, MODELS
 from mtc_cli.selection.settings import Settings, check_data, make_settings, parse_range
-from mtc_cli.selection.tasks import plan
 
 #: the model a kind of input counts by default
 DEFAULT_MODEL = {"table": "gmm", "sparse": "spkmeans", "image": "svd", "boolean": "boolean"}
@@ -69,8 +71,9 @@ class Params:
     references: int = param(10, help="gap statistic: uniform reference data sets (B)", min=2)
     clest_references: int = param(5, help="Clest: uniform reference data sets", min=1)
     clest_splits: int = param(5, help="Clest: learning/test splits per data set", min=1)
-    n_init: int = param(1, help="restarts of every fit, the best kept (1: scikit-learn's "
-                                "default for GaussianMixture and KMeans)", min=1)
+    n_init: int | None = param(None, help="restarts of every k-means and GMM fit, the "
+                                          "best objective kept (default: by model, kmeans "
+                                          "3, gmm 1, spkmeans 1)", min=1)
     covariance_type: str = param("full", help="gmm: covariance model",
                                  choices=list(COVARIANCE_TYPES))
     max_items: int = param(2000, help="above this many objects, a random sample of this "
@@ -156,7 +159,15 @@ def _matrix(key: tuple, path: str, model: str, tfidf: bool):
 
             X = TfidfTransformer(norm=None).fit_transform(sp.csr_matrix(X))
         X = unit_rows(sp.csr_matrix(X) if sp.issparse(X) else X)
-    return X
+    return engine.canonical(X)
+
+
+@lru_cache(maxsize=4)
+def _digest(key: tuple, path: str, model: str, tfidf: bool) -> str:
+    """The digest of the matrix the model sees, with the training labels if read
+    (:func:`mtc_cli.selection.engine.data_digest`)."""
+    train = _read(key, path).train_labels if dict(key)["train_labels"] else None
+    return engine.data_digest(_matrix(key, path, model, tfidf), train)
 
 
 def model_of(p: Params) -> str:
@@ -192,15 +203,21 @@ class Select(Experiment):
         return False
 
     def tasks(self, p: Params) -> list[dict]:
-        src, where = source(p), location(p)
-        extra = {"tfidf": p.tfidf} if model_of(p) == "spkmeans" else {}
-        return [{**t, "source": src, "location": where, **extra} for t in plan(settings(p))]
+        key, path = _data_key(p)
+        model = model_of(p)
+        where = {"path": path, "read": dict(key), "tfidf": p.tfidf}
+        return [{**t, LOCATION: where}
+                for t in engine.tasks(settings(p), _digest(key, path, model, p.tfidf))]
 
     def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
         from mtc_cli.selection.tasks import run_task
 
-        key, path = _key(task["source"]), task["location"]
-        X = _matrix(key, path, task["model"], task.get("tfidf", True))
+        where = task[LOCATION]
+        key, path = _key(where["read"]), where["path"]
+        if _digest(key, path, task["model"], where["tfidf"]) != task["data"]:
+            raise MtcError(f"{path}: the data changed since this run was planned; run the "
+                           "command again")
+        X = _matrix(key, path, task["model"], where["tfidf"])
         return run_task(X, task, rng, train_labels=_read(key, path).train_labels)
 
     def summarize(self, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
@@ -211,21 +228,23 @@ class Select(Experiment):
                                 true_k=true_k, ps_threshold=s.ps_threshold,
                                 coverage=s.coverage, increment_tol=s.increment_tol)[0]
 
-    def tables(self, rows, summary, p: Params) -> dict:
-        """``curves``: every criterion's curve over k; ``vote``: the tally; ``projection``:
-        a 2-D PCA view of (at most 5000 of) the objects with the clustering at the voted k
-        (clustering models), or ``spectrum``: the singular values (svd, boolean)."""
+    tables_read_seed = True
+
+    def tables(self, rows, summary, p: Params, *, seed: int) -> dict:
+        """``curves``: every criterion's curve over k; ``vote``: the tally (ties marked);
+        ``projection``: a 2-D PCA view of (at most 5000 of) the objects with the clustering
+        at the voted k (clustering models; :func:`mtc_cli.selection.engine.clustering`
+        with the run's seed), or ``spectrum``: the singular values (svd, boolean)."""
         s = settings(p)
         _, curves = choice.summarize(rows, s.criteria, k_lo=s.k_lo, k_hi=s.k_hi,
                                      model=s.model, ps_threshold=s.ps_threshold,
                                      coverage=s.coverage, increment_tol=s.increment_tol)
-        voted, tally = choice.vote(summary)
-        vote = pd.DataFrame({"k": list(tally), "votes": list(tally.values())})
-        vote["voted"] = vote["k"] == voted
+        vote = choice.vote_table(summary)
+        voted = vote.loc[vote["voted"], "k"]
         out = {"curves": curves, "vote": vote}
         key = _data_key(p)
-        if s.model in CLUSTERING and np.isfinite(voted):
-            out["projection"] = _projection(key, s, p.tfidf, int(voted))
+        if s.model in CLUSTERING and len(voted):
+            out["projection"] = _projection(key, s, p.tfidf, int(voted.iloc[0]), seed)
         else:
             out["spectrum"] = _spectrum(_matrix(*key, s.model, p.tfidf))
         return out
@@ -260,18 +279,18 @@ class Select(Experiment):
                             pd.read_csv(Path(outcome.run_dir) / "vote.csv"), outcome.run_dir)
 
 
-def _projection(key: tuple, s: Settings, tfidf: bool, k: int) -> pd.DataFrame:
+def _projection(key: tuple, s: Settings, tfidf: bool, k: int, seed: int) -> pd.DataFrame:
     """Two principal components of (a random sample of at most 5000 of) the objects, with
-    the clustering of all objects at k (one fit, seeded from k) and the known labels."""
+    the clustering of all objects at k (as ``OrderSelector.labels_``) and the known
+    labels."""
     from mtc_cli.selection.figure import pca_2d
-    from mtc_cli.selection.tasks import _model
 
     X = _matrix(*key, s.model, tfidf)
-    fit = _model(s).fit(X, k, np.random.default_rng(k))
+    labels = engine.clustering(X, s, k, seed, _digest(*key, s.model, tfidf))
     rng = np.random.default_rng(0)
     idx = np.sort(rng.choice(X.shape[0], size=min(5000, X.shape[0]), replace=False))
     xy = pca_2d(X[idx])
-    out = pd.DataFrame({"pc1": xy[:, 0], "pc2": xy[:, 1], "cluster": fit.labels[idx]})
+    out = pd.DataFrame({"pc1": xy[:, 0], "pc2": xy[:, 1], "cluster": labels[idx]})
     labels = _read(*key).labels
     if labels is not None:
         out["label"] = np.asarray(labels)[idx]

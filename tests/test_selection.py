@@ -96,6 +96,30 @@ def test_vote_ties_go_to_the_smallest_k():
     assert choice.vote(summary) == (3.0, {3: 2, 4: 2})
 
 
+def test_vote_table_marks_every_tied_k_and_the_output_says_plurality():
+    from mtc_cli.selection.report import vote_lines
+
+    summary = pd.DataFrame({"criterion": list("abcdef"),
+                            "selected_k": [5, 3, 3, 5, 2, np.nan]})
+    table = choice.vote_table(summary)
+    assert table.to_dict("list") == {"k": [2, 3, 5], "votes": [1, 2, 2],
+                                     "leading": [False, True, True],
+                                     "voted": [False, True, False]}
+    assert vote_lines(table, 6)[1] == (
+        "Plurality vote: k = 3 (2 of 5 criteria that voted, 1 without a choice; tally "
+        "2 ×1, 3 ×2, 5 ×2; k = 3, 5 tie with 2 votes each, the smallest is given)")
+    clear = choice.vote_table(pd.DataFrame({"criterion": list("abc"), "selected_k": [4, 4, 2]}))
+    assert clear["leading"].tolist() == [False, True]
+    assert vote_lines(clear, 3)[1] == "Majority vote: k = 4 (2 of 3 criteria that voted; " \
+        "tally 2 ×1, 4 ×2)"
+
+
+@pytest.mark.parametrize("votes,voters,kind", [(6, 11, "majority"), (5, 11, "plurality"),
+                                               (5, 10, "plurality"), (1, 1, "majority")])
+def test_a_majority_is_more_than_half_of_the_votes_cast(votes, voters, kind):
+    assert choice.vote_kind(votes, voters) == kind
+
+
 def test_gmm_costs_give_the_negative_log_likelihood_and_the_bayes_rule():
     X, _ = make_blobs(80, 2, centers=2, random_state=0)
     fit = Gmm().fit(X, 2, np.random.default_rng(0))

@@ -181,11 +181,26 @@ def summarize(rows: pd.DataFrame, criteria, *, k_lo: int, k_hi: int, model: str,
 
 
 def vote(summary: pd.DataFrame) -> tuple[float, dict]:
-    """The majority vote over the criteria's choices and its tally {k: votes} (ties: the
-    smallest k, as NbClust's majority rule)."""
+    """The vote over the criteria's choices and its tally {k: votes}: the k chosen most
+    often (ties: the smallest k, as NbClust's majority rule)."""
     picks = [int(k) for k in summary["selected_k"] if np.isfinite(k)]
     if not picks:
         return np.nan, {}
     tally = Counter(picks)
     top = max(tally.values())
     return float(min(k for k, v in tally.items() if v == top)), dict(sorted(tally.items()))
+
+
+def vote_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """The tally as a table: ``k``, ``votes``, ``leading`` (every k with the most votes:
+    several when they tie) and ``voted`` (the k given: the smallest of the leading)."""
+    voted, tally = vote(summary)
+    out = pd.DataFrame({"k": list(tally), "votes": list(tally.values())}, dtype=np.int64)
+    top = out["votes"].max() if len(out) else 0
+    return out.assign(leading=out["votes"] == top, voted=out["k"] == voted)
+
+
+def vote_kind(votes: int, voters: int) -> str:
+    """``majority`` when the voted k has more than half of the votes cast, else
+    ``plurality``."""
+    return "majority" if 2 * votes > voters else "plurality"

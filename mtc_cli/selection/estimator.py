@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
 
 from mtc_cli.errors import MtcError
-from mtc_cli.selection import choice
+from mtc_cli.selection import choice, engine
 from mtc_cli.selection.criteria import CLUSTERING, MODELS
 from mtc_cli.selection.settings import check_data, make_settings, parse_range
-from mtc_cli.selection.tasks import plan, run_task
 
 
 class OrderSelector(BaseEstimator):
@@ -30,10 +27,13 @@ class OrderSelector(BaseEstimator):
     criteria : "all" or list of str
         Names from :data:`mtc_cli.selection.CRITERIA`; "all": every one that applies.
     splits, references, clest_references, clest_splits, n_init, covariance_type,
-    max_items : as the keys of ``mtc select`` (``configs/select_blobs.yaml``).
+    max_items : as the keys of ``mtc select`` (``configs/select_blobs.yaml``); ``n_init``
+        None: the model's default (:data:`mtc_cli.selection.settings.N_INIT`).
     random_state : int
-        Seed; each task's generator is spawned from it and the task's own parameters,
-        as in ``mtc select`` (the same seed and data give the same result).
+        Seed; each task's generator is spawned from it, the task and the matrix
+        (:mod:`mtc_cli.selection.engine`), as in ``mtc select --seed``: the same seed and
+        matrix give the same ``results_`` and ``labels_`` as ``mtc select`` on a file
+        holding X.
     n_jobs : int
         Worker processes for the tasks (joblib); the result does not depend on it.
 
@@ -47,7 +47,7 @@ class OrderSelector(BaseEstimator):
     """
 
     def __init__(self, model="gmm", k=None, criteria="all", *, splits=10, references=10,
-                 clest_references=5, clest_splits=5, n_init=1, covariance_type="full",
+                 clest_references=5, clest_splits=5, n_init=None, covariance_type="full",
                  max_items=2000, random_state=0, n_jobs=1):
         self.model = model
         self.k = k
@@ -89,8 +89,8 @@ class OrderSelector(BaseEstimator):
             from mtc_cli.selection.models import unit_rows
 
             X = unit_rows(X)
-        rows = _run(X, plan(settings), int(self.random_state), train, self.n_jobs)
-        self.results_ = pd.DataFrame(rows)
+        seed = int(self.random_state)
+        self.results_ = engine.run(X, settings, seed, train_labels=train, n_jobs=self.n_jobs)
         true_k = None if y is None else len(np.unique(np.asarray(y).astype(str)))
         self.summary_, self.curves_ = choice.summarize(
             self.results_, settings.criteria, k_lo=settings.k_lo, k_hi=settings.k_hi,
@@ -104,9 +104,8 @@ class OrderSelector(BaseEstimator):
         self.true_k_ = true_k
         self.settings_ = settings
         if settings.model in CLUSTERING and self.k_ is not None:
-            from mtc_cli.selection.tasks import _model
-
-            self.labels_ = _model(settings).fit(X, self.k_, np.random.default_rng(self.k_)).labels
+            self.labels_ = engine.clustering(X, settings, self.k_, seed,
+                                             engine.data_digest(X, train))
         return self
 
     def plot(self, ax=None):
@@ -143,39 +142,3 @@ def _train_labels(labels, n: int):
         raise ValueError(f"train_labels has {len(values)} entries for {n} objects")
     return np.array([None if pd.isna(v) else str(v) for v in values], dtype=object)
 
-
-def _digest(X) -> str:
-    h = hashlib.sha256()
-    if hasattr(X, "indptr"):
-        for part in (X.data, X.indices, X.indptr):
-            h.update(np.ascontiguousarray(part).tobytes())
-    else:
-        h.update(np.ascontiguousarray(X).tobytes())
-    h.update(str(X.shape).encode())
-    return h.hexdigest()
-
-
-def _run_one(X, task, key, seed, train):
-    from threadpoolctl import threadpool_limits
-
-    from mtc_cli.runner import task_rng
-
-    with threadpool_limits(limits=1):
-        return run_task(X, task, task_rng(seed, key), train_labels=train)
-
-
-def _run(X, tasks: list[dict], seed: int, train, n_jobs: int) -> list[dict]:
-    """Every task's rows in task order; each task's generator spawned from the seed by
-    the hash of the task and the data (:func:`mtc_cli.runner.task_key`)."""
-    from joblib import Parallel, delayed
-
-    from mtc_cli.runner import task_key
-
-    data = _digest(X)
-    keys = [task_key("select", seed, {**t, "data": data}) for t in tasks]
-    if n_jobs == 1:
-        parts = [_run_one(X, t, k, seed, train) for t, k in zip(tasks, keys, strict=True)]
-    else:
-        parts = Parallel(n_jobs=n_jobs)(delayed(_run_one)(X, t, k, seed, train)
-                                        for t, k in zip(tasks, keys, strict=True))
-    return [row for part in parts for row in part]

@@ -75,16 +75,24 @@ def draw_curves(ax, curves: pd.DataFrame, summary: pd.DataFrame) -> None:
 
 
 def draw_vote(ax, vote: pd.DataFrame, true_k) -> None:
-    """One bar per chosen k (votes), the voted k in red, the true k (if known) named."""
+    """One bar per chosen k (votes), the voted k in red, other k tied for the lead in
+    orange, the true k (if known) named."""
+    from mtc_cli.selection.choice import vote_kind
+
     x = np.arange(len(vote))
-    ax.bar(x, vote["votes"], color=np.where(vote["voted"], "#d62728", "#7f7f7f"), width=0.6)
+    leading = vote["leading"] if "leading" in vote else vote["voted"]
+    colours = np.where(vote["voted"], "#d62728", np.where(leading, "#ff7f0e", "#7f7f7f"))
+    ax.bar(x, vote["votes"], color=colours, width=0.6)
     ax.set_xticks(x)
     ax.set_xticklabels([str(k) for k in vote["k"]])
     ax.set_xlabel("chosen k")
     ax.set_ylabel("criteria")
     ax.yaxis.get_major_locator().set_params(integer=True)
     truth = f"; true k = {true_k:g}" if true_k is not None and np.isfinite(true_k) else ""
-    ax.set_title(f"majority vote (red: the voted k{truth})", fontsize=9)
+    top = vote.loc[vote["voted"], "votes"]
+    kind = vote_kind(int(top.iloc[0]), int(vote["votes"].sum())) if len(top) else "no"
+    tie = "; orange: tied" if leading.sum() > 1 else ""
+    ax.set_title(f"{kind} vote (red: the voted k{tie}{truth})", fontsize=9)
 
 
 def draw_projection(ax, projection: pd.DataFrame, k: int) -> None:

@@ -1,13 +1,15 @@
 """What ``mtc select`` prints: the table of criteria (chosen k, its spread over splits, the
-k range where the criterion is defined, what it optimises), the majority vote with its
-tally, the true k where labels were given — or the same as JSON for scripts."""
+k range where the criterion is defined, what it optimises), the vote (majority or
+plurality) with its tally and ties, the true k where labels were given — or the same as
+JSON for scripts."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from mtc_cli.selection.criteria import CRITERIA, MODELS
+from mtc_cli.selection import choice
+from mtc_cli.selection.criteria import CLUSTERING, CRITERIA, MODELS
 
 
 def _k(v) -> str:
@@ -24,8 +26,12 @@ def _spread(row) -> str:
 def _data_line(data, settings) -> str:
     kind = {"table": "features", "sparse": "terms (sparse)", "image": "pixels per patch",
             "boolean": "columns (0/1)"}[data.kind]
-    return (f"{data.source}: {data.n_items} objects × {data.n_features} {kind}. Model "
+    line = (f"{data.source}: {data.n_items} objects × {data.n_features} {kind}. Model "
             f"{settings.model}: k = {MODELS[settings.model]}, {settings.k_lo}..{settings.k_hi}")
+    if settings.model in CLUSTERING:
+        n = settings.n_init
+        line += f"; every fit the best of {n} start{'s' if n > 1 else ''} (n_init)"
+    return line
 
 
 def terminal_report(summary: pd.DataFrame, settings, data, vote: pd.DataFrame) -> str:
@@ -41,22 +47,31 @@ def terminal_report(summary: pd.DataFrame, settings, data, vote: pd.DataFrame) -
     })
     with pd.option_context("display.max_colwidth", 90, "display.width", 200):
         lines = [_data_line(data, settings), "", table.to_string(index=False)]
-    n_votes = int(vote["votes"].sum()) if len(vote) else 0
-    voted = vote.loc[vote["voted"], "k"]
-    if len(voted):
-        top = vote.loc[vote["voted"], "votes"].iloc[0]
-        tally = ", ".join(f"{k} ×{v}" for k, v in zip(vote["k"], vote["votes"], strict=True))
-        tied = vote.loc[vote["votes"] == top, "k"].tolist()
-        tie = (f"; no majority: {len(tied)} values tie, the smallest is given"
-               if len(tied) > 1 else "")
-        lines += ["", f"Majority vote: k = {voted.iloc[0]} ({top} of {n_votes} criteria; "
-                      f"tally {tally}{tie})"]
+    lines += vote_lines(vote, len(summary))
     true_k = summary["true_k"].iloc[0]
     if np.isfinite(true_k):
         lines.append(f"True k (distinct labels of the label column): {true_k:g} — reported, "
                      "never used by a criterion")
     lines += _notes(summary, settings, data)
     return "\n".join(lines)
+
+
+def vote_lines(vote: pd.DataFrame, n_criteria: int) -> list[str]:
+    """The vote said as it is: majority or plurality, of how many criteria that voted
+    (those without a choice abstain), and every k that ties for the lead."""
+    voted = vote.loc[vote["voted"], "k"]
+    if not len(voted):
+        return ["", f"No vote: none of the {n_criteria} criteria made a choice"]
+    voters = int(vote["votes"].sum())
+    top = int(vote.loc[vote["voted"], "votes"].iloc[0])
+    kind = choice.vote_kind(top, voters)
+    tally = ", ".join(f"{k} ×{v}" for k, v in zip(vote["k"], vote["votes"], strict=True))
+    abstain = f", {n_criteria - voters} without a choice" if voters < n_criteria else ""
+    leading = vote.loc[vote["leading"], "k"].tolist()
+    tie = (f"; k = {', '.join(map(str, leading))} tie with {top} votes each, the smallest "
+           "is given" if len(leading) > 1 else "")
+    return ["", f"{kind.capitalize()} vote: k = {voted.iloc[0]} ({top} of {voters} criteria "
+                f"that voted{abstain}; tally {tally}{tie})"]
 
 
 def _notes(summary, settings, data) -> list[str]:
@@ -92,6 +107,7 @@ def summary_json(summary: pd.DataFrame, settings, data, vote: pd.DataFrame,
                  "n_features": int(data.n_features), "kind": data.kind,
                  "notes": list(data.notes)},
         "model": settings.model, "counts": MODELS[settings.model],
+        "n_init": settings.n_init if settings.model in CLUSTERING else None,
         "k_range": [settings.k_lo, settings.k_hi],
         "criteria": [{"criterion": r["criterion"], "selected_k": num(r["selected_k"]),
                       "spread": [num(r["selected_k_q25"]), num(r["selected_k_q75"])],
@@ -100,6 +116,10 @@ def summary_json(summary: pd.DataFrame, settings, data, vote: pd.DataFrame,
                       "note": r["note"] if isinstance(r["note"], str) else ""}
                      for _, r in summary.iterrows()],
         "vote": {"k": num(voted.iloc[0]) if len(voted) else None,
+                 "kind": (choice.vote_kind(int(vote.loc[vote["voted"], "votes"].iloc[0]),
+                                           int(vote["votes"].sum())) if len(voted) else None),
+                 "leading": [int(k) for k in vote.loc[vote["leading"], "k"]],
+                 "voters": int(vote["votes"].sum()),
                  "tally": {str(k): int(v) for k, v in zip(vote["k"], vote["votes"],
                                                           strict=True)}},
         "true_k": num(summary["true_k"].iloc[0]),

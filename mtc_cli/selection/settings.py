@@ -18,6 +18,15 @@ from mtc_cli.selection.criteria import CRITERIA, applicable
 
 #: the largest k offered by default (svd: every rank up to this many)
 DEFAULT_K_HI = {"gmm": 10, "kmeans": 10, "spkmeans": 10, "boolean": 10, "svd": 100}
+#: restarts of every fit a criterion reads (k-means++ starts for k-means, EM runs for GMMs,
+#: the best objective kept), by model — the default of every entry point (``mtc select``,
+#: the select experiment, ``OrderSelector``, the league). Chosen on 20 data sets of the
+#: league's suite for n_init ∈ {1, 3, 5, 10} (``tests/benchmarks/bench_restarts.py``,
+#: ``results/benchmarks/restarts.csv``) as the smallest n_init whose vote and summed hits of
+#: all criteria are within one data set of every larger n_init's: k-means 3 (summed hits
+#: 93 → 97, vote 15 → 16, at 1.37× the time), GMM 1 (restarts did not help: summed hits 109,
+#: 97, 98, 90). Spherical k-means was not measured and keeps 1.
+N_INIT = {"kmeans": 3, "gmm": 1, "spkmeans": 1}
 
 
 @dataclass(frozen=True)
@@ -73,7 +82,10 @@ def make_settings(model: str, k_range: tuple[int, int] | None, criteria, *, n: i
                   train_labels=None, **options) -> Settings:
     """The validated :class:`Settings` of a selection on n objects × d features.
     ``criteria`` None: every criterion that applies to the model and is defined on the
-    range (PAC-MDL only with ``train_labels``); ``options``: the other Settings fields."""
+    range (PAC-MDL only with ``train_labels``); ``options``: the other Settings fields
+    (``n_init`` None or left out: the model's default, :data:`N_INIT`)."""
+    if options.get("n_init") is None:
+        options["n_init"] = N_INIT.get(model, 1)
     half = n // 2
     lo, hi = default_range(model, n, d) if k_range is None else k_range
     if not 1 <= lo <= hi:

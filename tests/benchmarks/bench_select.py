@@ -1,20 +1,22 @@
-"""Benchmark: ``mtc select`` on 10 000 × 20 points (make_blobs, 5 centres), k = 1..10, the
-default criteria of ``gmm`` and of ``kmeans``, ``-j 2`` — against the scikit-learn fits
-those criteria need, and on 100 000 × 20 points (it must run, in bounded memory).
+"""Benchmark: ``mtc select`` on small and large data, the default criteria of ``gmm`` and of
+``kmeans`` (each with its default restarts, ``mtc_cli.selection.settings.N_INIT``), ``-j 2``.
 
-For each model, measured in one run:
+- small: 1 000 × 10 points (make_blobs, 5 centres), k = 1..12 — the wall time of the whole
+  command (start-up, reading, every task, summary, figure; median of ``REPEATS`` runs, each
+  into a fresh run directory), against the targets of 5 s (kmeans) and 10 s (gmm);
+- 10 000 × 20 points, k = 1..10 — against the scikit-learn fits those criteria need
+  (``sklearn_fits``): the same number of ``GaussianMixture`` / ``KMeans`` fits of the same
+  sizes and restarts, one after the other on one core with one BLAS thread: 2 halves ×
+  splits × k for the random splits, k fits of all objects, (references + 1) × k for the gap
+  statistic and (clest_references + 1) × clest_splits × (learning set + test set + the LDA
+  classifier) × (k ≥ 2) for Clest, both on max_items = 2000 objects — the scikit-learn
+  fitting that no implementation of these criteria can avoid (best of ``REPEATS`` runs);
+- large: 100 000 × 20 points (it must run, in bounded memory: peak resident memory of the
+  biggest process).
 
-- ``select``: wall time of the ``mtc select`` command (a fresh run directory: data
-  reading, every task, summary, figure), and the peak resident memory of its processes;
-- ``sklearn_fits``: the same number of ``GaussianMixture`` / ``KMeans`` fits of the same
-  sizes, one after the other on one core with one BLAS thread: 2 halves × splits × k for
-  the random splits, k fits of all objects, (references + 1) × k for the gap statistic and
-  (clest_references + 1) × clest_splits × (learning set + test set + the LDA classifier)
-  × (k ≥ 2) for Clest, both on max_items = 2000 objects — the scikit-learn fitting that no
-  implementation of these criteria can avoid (best of ``REPEATS`` runs).
-
-Writes ``results/benchmarks/select.csv``. ``python tests/benchmarks/bench_select.py
-[--large]``: ``--large`` adds the 100 000-point runs (several minutes).
+Writes the rows of the sizes it ran into ``results/benchmarks/select.csv`` (the others stay).
+``python tests/benchmarks/bench_select.py [--sizes small,medium,large]`` (default: small and
+medium; large takes several minutes more).
 """
 
 from __future__ import annotations
@@ -33,25 +35,29 @@ import pandas as pd
 from sklearn.datasets import make_blobs
 from threadpoolctl import threadpool_limits
 
+from mtc_cli.selection.settings import N_INIT
+
 ROOT = Path(__file__).resolve().parents[2]
 KS = range(1, 11)
 REPEATS = 3
 #: mtc select's defaults
 SPLITS, REFERENCES, CLEST_REFERENCES, CLEST_SPLITS, MAX_ITEMS = 10, 10, 5, 5, 2000
+#: the small-data targets of ``mtc select`` (wall seconds on 2 cores, -j 2)
+SMALL_TARGET_S = {"kmeans": 5.0, "gmm": 10.0}
 
 
-def write_data(n: int, path: Path) -> np.ndarray:
-    X, _ = make_blobs(n, 20, centers=5, random_state=0)
-    pd.DataFrame(X, columns=[f"x{i}" for i in range(20)]).to_csv(path, index=False)
+def write_data(n: int, d: int, path: Path) -> np.ndarray:
+    X, _ = make_blobs(n, d, centers=5, random_state=0)
+    pd.DataFrame(X, columns=[f"x{i}" for i in range(d)]).to_csv(path, index=False)
     return X
 
 
-def run_select(path: Path, model: str, out: Path) -> tuple[float, float]:
+def run_select(path: Path, model: str, out: Path, ks: str = "1..10") -> tuple[float, float]:
     """Wall seconds of ``mtc select`` and the peak RSS (MiB) of its biggest process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "mtc_cli.cli", "select", str(path), "--model", model,
-                    "--k", "1..10", "-j", "2", "--out", str(out)], check=True,
+                    "--k", ks, "-j", "2", "--out", str(out)], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wall = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
@@ -64,10 +70,13 @@ def sklearn_fits(X: np.ndarray, model: str) -> float:
     from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
     from sklearn.mixture import GaussianMixture
 
+    n_init = N_INIT[model]
+
     def fit(data, k, seed):
         if model == "gmm":
-            return GaussianMixture(k, n_init=1, max_iter=500, random_state=seed).fit_predict(data)
-        return KMeans(k, n_init=1, random_state=seed).fit(data).labels_
+            return GaussianMixture(k, n_init=n_init, max_iter=500,
+                                   random_state=seed).fit_predict(data)
+        return KMeans(k, n_init=n_init, random_state=seed).fit(data).labels_
 
     rng = np.random.default_rng(0)
     n = len(X)
@@ -102,26 +111,42 @@ def sklearn_fits(X: np.ndarray, model: str) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--large", action="store_true", help="also 100 000 × 20")
+    parser.add_argument("--sizes", default="small,medium",
+                        help="comma-separated: small (1 000 × 10), medium (10 000 × 20), large "
+                             "(100 000 × 20); the rows of the other sizes in select.csv stay")
     args = parser.parse_args()
-    sizes = [10_000] + ([100_000] if args.large else [])
+    sizes = set(args.sizes.split(","))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for n in sizes:
+        path = Path(tmp) / "blobs1000.csv"
+        write_data(1000, 10, path)
+        for model in ("kmeans", "gmm") if "small" in sizes else ():
+            walls = [run_select(path, model, Path(tmp) / f"small-{model}-{i}", "1..12")[0]
+                     for i in range(REPEATS)]
+            rows.append({"n": 1000, "d": 10, "k": "1..12", "model": model,
+                         "n_init": N_INIT[model], "select_wall_s": round(np.median(walls), 1),
+                         "target_wall_s": SMALL_TARGET_S[model], "cpus": os.cpu_count()})
+            print(rows[-1], flush=True)
+        for n in [n for n, name in ((10_000, "medium"), (100_000, "large")) if name in sizes]:
             path = Path(tmp) / f"blobs{n}.csv"
-            X = write_data(n, path)
+            X = write_data(n, 20, path)
             for model in ("gmm", "kmeans"):
                 wall, peak = run_select(path, model, Path(tmp) / f"{model}{n}")
                 ref = (min(sklearn_fits(X, model) for _ in range(REPEATS)) if n == 10_000
                        else np.nan)
-                rows.append({"n": n, "d": 20, "model": model, "select_wall_s": round(wall, 1),
+                rows.append({"n": n, "d": 20, "k": "1..10", "model": model,
+                             "n_init": N_INIT[model], "select_wall_s": round(wall, 1),
                              "select_peak_mib": round(peak), "sklearn_fits_s": round(ref, 1),
                              "ratio": round(wall / ref, 2) if ref == ref else np.nan,
                              "cpus": os.cpu_count()})
                 print(rows[-1], flush=True)
     out = ROOT / "results" / "benchmarks" / "select.csv"
     out.parent.mkdir(parents=True, exist_ok=True)
-    pd.DataFrame(rows).to_csv(out, index=False)
+    table = pd.DataFrame(rows)
+    if out.is_file():
+        kept = pd.read_csv(out)
+        table = pd.concat([kept[~kept["n"].isin(table["n"])], table], ignore_index=True)
+    table.sort_values("n", kind="stable").to_csv(out, index=False, lineterminator="\n")
     print(f"wrote {out}")
 
 

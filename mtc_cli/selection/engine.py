@@ -1,0 +1,114 @@
+"""The one engine of a selection: ``mtc select`` (the ``select`` experiment),
+:class:`~mtc_cli.selection.estimator.OrderSelector` and the criteria league plan, seed and
+run their tasks here, so that one matrix, one set of settings and one seed give the same
+rows whatever the file format or the entry point.
+
+A task's generator is spawned from the seed by the hash of the task and of the matrix the
+criteria see (:func:`data_digest`: its float64 values and shape, and the training labels
+when PAC-MDL reads them), never from a file's bytes: the same numbers saved as CSV, TSV
+or NPY, or passed as a DataFrame, are one matrix.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from mtc_cli.runner import ROW_COLUMNS, _plain, task_key, task_rng
+from mtc_cli.selection.settings import Settings
+from mtc_cli.selection.tasks import plan, run_task
+
+#: the name every selection's task keys are hashed under (that of the ``select`` experiment)
+NAME = "select"
+
+
+def canonical(X):
+    """The one form the criteria compute on: dense float64 in C order, or CSR with summed
+    duplicates and sorted indices. BLAS rounds products of C- and F-ordered operands in other
+    last bits, so the same values in another layout would give other scores."""
+    if sp.issparse(X):
+        A = sp.csr_matrix(X, dtype=np.float64, copy=True)
+        A.sum_duplicates()
+        A.sort_indices()
+        return A
+    return np.ascontiguousarray(X, dtype=np.float64)
+
+
+def data_digest(X, train_labels=None) -> str:
+    """sha256 (24 hex digits) of the matrix the criteria see, in its :func:`canonical` form
+    — dense: its values and shape; sparse: its CSR arrays and shape — and of the training
+    labels (None: unlabelled) if given."""
+    h = hashlib.sha256()
+    A = canonical(X)
+    if sp.issparse(A):
+        h.update(f"csr{A.shape}".encode())
+        for part, dtype in ((A.data, np.float64), (A.indices, np.int64),
+                            (A.indptr, np.int64)):
+            h.update(np.ascontiguousarray(part, dtype=dtype).tobytes())
+    else:
+        h.update(f"dense{A.shape}".encode())
+        h.update(A.tobytes())
+    if train_labels is not None:
+        labels = [None if v is None else str(v) for v in train_labels]
+        h.update(json.dumps(labels).encode())
+    return h.hexdigest()[:24]
+
+
+def tasks(settings: Settings, digest: str) -> list[dict]:
+    """The tasks of a selection (:func:`mtc_cli.selection.tasks.plan`), each naming the
+    matrix it runs on."""
+    return [{**t, "data": digest} for t in plan(settings)]
+
+
+def rng_of(seed: int, task: dict) -> np.random.Generator:
+    """The generator of a selection task: spawned from ``seed`` by the task's key, exactly
+    as the runner spawns it for the ``select`` experiment."""
+    return task_rng(seed, task_key(NAME, seed, task))
+
+
+def tidy(rows: list[dict]) -> pd.DataFrame:
+    """Rows as a table with the runner's column order (``rep, criterion, k, score`` first)."""
+    df = pd.DataFrame(rows)
+    front = [c for c in ROW_COLUMNS if c in df.columns]
+    return df[front + [c for c in df.columns if c not in front]]
+
+
+def run(X, settings: Settings, seed: int, *, train_labels=None, n_jobs: int = 1) -> pd.DataFrame:
+    """Every task of the selection on X (in its :func:`canonical` form), in task order: the
+    runner's rows of ``mtc select`` on the same matrix, settings and seed; ``n_jobs``
+    processes, one BLAS thread each."""
+    X = canonical(X)
+    digest = data_digest(X, train_labels)
+    work = tasks(settings, digest)
+    if n_jobs == 1 or len(work) <= 1:
+        parts = [_one(X, t, seed, train_labels) for t in work]
+    else:
+        from joblib import Parallel, delayed
+
+        parts = Parallel(n_jobs=n_jobs)(delayed(_one)(X, t, seed, train_labels) for t in work)
+    return tidy([row for part in parts for row in part])
+
+
+def _one(X, task: dict, seed: int, train_labels) -> list[dict]:
+    from joblib import parallel_config
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1), parallel_config(backend="sequential"):
+        rows = run_task(X, task, rng_of(seed, task), train_labels=train_labels)
+    # as the runner's cache stores them: plain JSON values
+    return json.loads(json.dumps(rows, default=_plain, allow_nan=True))
+
+
+def clustering(X, settings: Settings, k: int, seed: int, digest: str) -> np.ndarray:
+    """The clustering of all objects at ``k`` that a selection reports (``labels_``, the
+    projection of ``mtc select``): one fit of the model, its generator spawned like a
+    task's."""
+    from mtc_cli.selection.tasks import _model
+
+    task = {"family": "labels", "model": settings.model, "k": int(k), "n_init": settings.n_init,
+            "covariance_type": settings.covariance_type, "data": digest}
+    return _model(settings).fit(canonical(X), int(k), rng_of(seed, task)).labels
