@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import shutil
 import tempfile
 import time
@@ -122,6 +123,8 @@ def prepared(run_dir: Path, cfg: Config, *, force: bool, shard=None):
         _refuse_other_config(previous, cfg, run_dir)
     elif run_dir.is_dir() and not force:
         _refuse_foreign_files(run_dir)
+        if previous.is_file():  # another shard wrote it meanwhile
+            _refuse_other_config(previous, cfg, run_dir)
     lock = contextlib.ExitStack()
     try:
         run_dir.mkdir(parents=True, exist_ok=True)
@@ -138,12 +141,19 @@ def prepared(run_dir: Path, cfg: Config, *, force: bool, shard=None):
     with lock:
         yield _Fresh(run_dir, made)
 
+#: the temporary file of config.json while another shard writes it (results.new_temp_file)
+_OWN_TEMP = re.compile(r"\.config\.json\.[0-9a-f]{12}\.tmp")
+
 
 def _refuse_foreign_files(run_dir: Path) -> None:
     """A folder that is not a run directory (no ``config.json``) but holds files of its own
-    is the user's: a run would overwrite their ``rows.csv``."""
+    is the user's: a run would overwrite their ``rows.csv``. What mtc itself makes there —
+    the cache, the lock, ``config.json`` and its temporary files — is not foreign: shards
+    of one job array set up the same folder at the same time."""
     foreign = sorted(p.name for p in run_dir.iterdir()
-                     if p.name != "tasks" and not p.name.startswith(runlock.NAME))
+                     if p.name not in ("tasks", "config.json")
+                     and not p.name.startswith(runlock.NAME)
+                     and not _OWN_TEMP.fullmatch(p.name))
     if foreign:
         raise MtcError(f"{run_dir}: not a run directory of mtc and not empty (holds "
                        f"{foreign[0]}{' …' if len(foreign) > 1 else ''}); choose another "

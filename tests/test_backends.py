@@ -10,6 +10,7 @@ import pytest
 
 from mtc_cli import pipeline
 from mtc_cli.config import load_config
+from mtc_cli.errors import MtcError
 from mtc_cli.registry import enable
 
 pytest.importorskip("distributed")
@@ -35,6 +36,24 @@ def test_loky_dask_and_shards_give_identical_rows(root, tmp_path):
     assert (merged.run_dir / "rows.csv").read_bytes() == reference
     assert (merged.run_dir / "summary.csv").read_bytes() == \
         (loky.run_dir / "summary.csv").read_bytes()
+
+
+def test_a_shard_starts_beside_another_shards_set_up(root, tmp_path):
+    """Shards of a job array set up one folder at once: what another shard has made so far
+    (the cache, its lock, config.json's temporary file, then config.json) is not the
+    user's own files."""
+    cfg = gmm_config(root)
+    out = tmp_path / "shards"
+    (out / "tasks").mkdir(parents=True)
+    (out / ".config.json.0123456789ab.tmp").write_text("{")
+    assert pipeline.run(cfg, out=out, shard=(0, 3)).stats["n_shard"] == 2
+    (out / "config.json").unlink()
+    (out / ".config.json.0123456789ab.tmp").write_text("{")
+    assert pipeline.run(cfg, out=out, shard=(1, 3)).stats["n_shard"] == 2
+    (out / ".rows.csv.0123456789ab.tmp").write_text("")
+    (out / "config.json").unlink()
+    with pytest.raises(MtcError, match="not a run directory of mtc"):
+        pipeline.run(cfg, out=out, shard=(2, 3))
 
 
 def test_merge_before_all_shards_finished_is_one_line(root, tmp_path, cli):
