@@ -8,10 +8,14 @@ coordinates or with 20 % outliers — plus null data (one cluster, uniform or Ga
 elongated clusters and clusters of unequal variances; and four real data sets that ship
 with scikit-learn (iris, wine, breast cancer, digits), whose classes are taken as the
 reference number of groups (a convention: classes need not be clusters). Every data set is
-drawn once (``data_seed``) and given to every model. One task is one data set × model: all
-of that selection's work runs in the task through the selection engine
+drawn once and given to every model. One task is one data set × model: all of that
+selection's work runs in the task through the selection engine
 (:func:`mtc_cli.selection.engine.run`) with the seed ``select_seed``, so a data set's
 choices are those of ``mtc select --seed`` (or ``OrderSelector``) on the same matrix.
+
+Two halves: the simulated designs drawn with the first of ``data_seeds`` are the *fit*
+half, on which the vote's rule is fitted (:mod:`mtc_cli.selection.voting`); those drawn
+with the other seeds, and the real sets, are the *test* half, on which the league reports.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from mtc_cli.datasets import milligan_cooper as mc
 from mtc_cli.errors import MtcError
 from mtc_cli.experiment import Experiment
 from mtc_cli.models.gmm import COVARIANCE_TYPES
-from mtc_cli.selection import choice, engine
+from mtc_cli.selection import choice, engine, voting
 from mtc_cli.selection.criteria import CLUSTERING
 from mtc_cli.selection.settings import make_settings
 
@@ -56,7 +60,9 @@ class Suite:
                             choices=list(REAL))
     standardize_real: bool = param(True, help="z-score the real data sets' features "
                                               "(constant features dropped)")
-    data_seed: int = param(1985, help="seed of the simulated data sets", min=0)
+    data_seeds: list[int] = param([1985, 2026], help="seeds of the simulated data sets: the "
+                                  "first draws the fit half (the vote's rule is fitted on "
+                                  "it), the others the test half (the real sets too)", min=0)
 
 
 @dataclass(frozen=True)
@@ -78,20 +84,24 @@ class Params:
 
 
 def datasets(s: Suite) -> list[dict]:
-    """Every data set of the suite as a JSON-able description (with ``id`` and ``true_k``)."""
+    """Every data set of the suite as a JSON-able description (with ``id``, ``true_k`` and
+    ``half``: ``fit`` for the first data seed, ``test`` for the others and the real sets;
+    ids of the later seeds end in ``-s<seed>``)."""
     out = []
-    for d in mc.designs(s.reps, s.n_points):
-        if d["family"] not in s.families:
-            continue
-        if d["family"] == "milligan_cooper" and not (
-                d["n_clusters"] in s.n_clusters and d["n_dims"] in s.n_dims
-                and d["sizes"] in s.sizes and d["error"] in s.errors):
-            continue
-        if d["family"] == "one_cluster" and d["n_dims"] not in s.n_dims:
-            continue
-        out.append({**d, "data_seed": s.data_seed})
+    for i, seed in enumerate(s.data_seeds):
+        for d in mc.designs(s.reps, s.n_points):
+            if d["family"] not in s.families:
+                continue
+            if d["family"] == "milligan_cooper" and not (
+                    d["n_clusters"] in s.n_clusters and d["n_dims"] in s.n_dims
+                    and d["sizes"] in s.sizes and d["error"] in s.errors):
+                continue
+            if d["family"] == "one_cluster" and d["n_dims"] not in s.n_dims:
+                continue
+            out.append({**d, "id": d["id"] + (f"-s{seed}" if i else ""), "data_seed": seed,
+                        "half": "test" if i else "fit"})
     out += [{"id": name, "family": "real", "real": name, "true_k": REAL[name], "rep": 0,
-             "standardize": s.standardize_real} for name in s.real]
+             "standardize": s.standardize_real, "half": "test"} for name in s.real]
     return out
 
 
@@ -149,40 +159,75 @@ class CriteriaLeague(Experiment):
                                                   "covariance_type")})
         rows = engine.run(X, s, task["select_seed"])
         summary, _ = choice.summarize(rows, s.criteria, k_lo=1, k_hi=s.k_hi, model=s.model)
-        voted, _ = choice.vote(summary)
-        picks = [*zip(summary["criterion"], summary["selected_k"], strict=True),
-                 ("vote", voted)]
         base = {"dataset": design["id"], "model": task["model"], "family": design["family"],
-                "condition": _condition(design), "rep": design["rep"], "true_k": true_k,
-                "n": X.shape[0], "d": X.shape[1]}
+                "condition": _condition(design), "rep": design["rep"],
+                "half": design["half"], "true_k": true_k, "n": X.shape[0], "d": X.shape[1],
+                "k_hi": s.k_hi}
         return [{**base, "criterion": c, "k": k,
-                 "score": abs(k - true_k) if np.isfinite(k) else np.nan} for c, k in picks]
+                 "score": abs(k - true_k) if np.isfinite(k) else np.nan}
+                for c, k in zip(summary["criterion"], summary["selected_k"], strict=True)]
 
     def summarize(self, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
-        """Per data set × model × criterion: the chosen k and the true k."""
-        out = rows[["dataset", "model", "criterion", "k", "true_k", "family",
-                    "condition"]].rename(columns={"k": "selected_k"})
+        """Per data set × model × criterion (and the votes of :func:`with_votes`): the chosen
+        k and the true k."""
+        out = with_votes(rows)[["dataset", "model", "criterion", "k", "true_k", "family",
+                                "condition", "half"]].rename(columns={"k": "selected_k"})
         return out.assign(selected_k_q25=out["selected_k"], selected_k_q75=out["selected_k"],
                           n_reps=1)
 
     def tables(self, rows, summary, p: Params) -> dict:
-        """``league``: per model × criterion the share of data sets recovered, the mean and
-        median |k̂ − k|, and the share per family; ``league_conditions``: the share per
-        Milligan–Cooper error condition and size pattern."""
-        return {"league": league(rows), "league_conditions": by_condition(rows)}
+        """``vote_rule``: per model the vote's rule fitted on the fit half
+        (:func:`mtc_cli.selection.voting.fit_rule`; shipped with mtc as
+        ``mtc_cli/selection/vote_rule.csv``); ``league``: per half × model × criterion
+        (and vote) the share of data sets recovered, the mean and median |k̂ − k|, and the
+        share per family; ``league_conditions``: the share per Milligan–Cooper error
+        condition and size pattern (test half)."""
+        voted = with_votes(rows)
+        test = voted[voted["half"] == "test"]
+        return {"vote_rule": voting.rule_table(fit_rules(rows)),
+                "league": league(voted), "league_conditions": by_condition(test)}
 
     def plot(self, rows, summary, p: Params, outdir) -> list:
-        return [plot_league(league(rows), by_condition(rows),
+        table = pd.read_csv(Path(outdir) / "league.csv")
+        return [plot_league(table[table["half"] == "test"],
                             Path(outdir) / "criteria_league.png")]
 
     def report(self, summary, p: Params, run_dir) -> str:
         table = pd.read_csv(Path(run_dir) / "league.csv")
         cols = ["model", "criterion", "recovered", "recovered_k_ge_2", "mean_abs_error",
-                "n_datasets",
-                *[f for f in FAMILIES if f in table.columns]]
-        with pd.option_context("display.width", 200, "display.float_format", "{:.2f}".format):
-            return "League table (share of data sets where k is recovered):\n" + \
-                table[cols].to_string(index=False)
+                "n_datasets", *[f for f in FAMILIES if f in table.columns]]
+        out = []
+        for half in ("test", "fit"):
+            t = table[table["half"] == half]
+            with pd.option_context("display.width", 200,
+                                   "display.float_format", "{:.2f}".format):
+                out.append(f"League table, {half} half (share of data sets where k is "
+                           f"recovered):\n" + t[cols].to_string(index=False))
+        return "\n\n".join(out)
+
+
+def fit_rules(rows: pd.DataFrame) -> dict:
+    """model → (the vote's rule, the criteria's records), fitted on the fit half."""
+    fit = rows[rows["half"] == "fit"]
+    return {m: voting.fit_rule(g[["dataset", "criterion", "k", "true_k", "k_hi"]])
+            for m, g in fit.groupby("model", sort=True)}
+
+
+def with_votes(rows: pd.DataFrame) -> pd.DataFrame:
+    """The criteria's rows and two votes per data set × model: ``vote`` (the rule fitted on
+    the fit half, :func:`fit_rules`) and ``plurality`` (every criterion, one vote each)."""
+    rules = {m: r for m, (r, _) in fit_rules(rows).items()}
+    extra = []
+    for (_, model), g in rows.groupby(["dataset", "model"], sort=False):
+        picks = dict(zip(g["criterion"], g["k"], strict=True))
+        first = g.iloc[0]
+        for name, rule in (("vote", rules.get(model)), ("plurality", voting.PLURALITY)):
+            if rule is None:
+                continue
+            k, _ = voting.decide(picks, rule, int(first["k_hi"]))
+            extra.append({**first.to_dict(), "criterion": name, "k": k,
+                          "score": abs(k - first["true_k"]) if np.isfinite(k) else np.nan})
+    return pd.concat([rows, pd.DataFrame(extra, columns=rows.columns)], ignore_index=True)
 
 
 def _condition(design: dict) -> str:
@@ -192,24 +237,26 @@ def _condition(design: dict) -> str:
 
 
 def league(rows: pd.DataFrame) -> pd.DataFrame:
-    """Per model × criterion: data sets, share with k̂ = k (``recovered``; also over the
-    data sets with k ≥ 2 only, where criteria undefined at k = 1 can compete), mean and
+    """Per half × model × criterion: data sets, share with k̂ = k (``recovered``; also over
+    the data sets with k ≥ 2 only, where criteria undefined at k = 1 can compete), mean and
     median |k̂ − k| (a criterion without a choice counts as not recovered and is left out
-    of the errors), then the recovered share per family; best first within each model."""
+    of the errors), then the recovered share per family; the test half first, best first
+    within each model."""
+    keys = ["half", "model", "criterion"]
     r = rows.assign(hit=rows["score"] == 0, hit_k2=(rows["score"] == 0).where(
         rows["true_k"] >= 2))
-    g = r.groupby(["model", "criterion"], sort=False)
-    out = g.agg(n_datasets=("hit", "size"), recovered=("hit", "mean"),
-                recovered_k_ge_2=("hit_k2", "mean"),
-                mean_abs_error=("score", "mean"), median_abs_error=("score", "median"),
-                no_choice=("score", lambda s: int(s.isna().sum()))).reset_index()
-    fam = r.pivot_table(index=["model", "criterion"], columns="family", values="hit",
-                        aggfunc="mean")
+    out = r.groupby(keys, sort=False).agg(
+        n_datasets=("hit", "size"), recovered=("hit", "mean"),
+        recovered_k_ge_2=("hit_k2", "mean"), mean_abs_error=("score", "mean"),
+        median_abs_error=("score", "median"),
+        no_choice=("score", lambda s: int(s.isna().sum()))).reset_index()
+    fam = r.pivot_table(index=keys, columns="family", values="hit", aggfunc="mean")
     fam = fam[[f for f in FAMILIES if f in fam.columns]].reset_index()
-    out = out.merge(fam, on=["model", "criterion"], how="left")
-    out = out.sort_values(["model", "recovered", "mean_abs_error"],
-                          ascending=[True, False, True], kind="stable")
-    out.insert(2, "rank", out.groupby("model").cumcount() + 1)
+    out = out.merge(fam, on=keys, how="left")
+    out = out.assign(test_first=out["half"] != "test").sort_values(
+        ["test_first", "model", "recovered", "mean_abs_error"],
+        ascending=[True, True, False, True], kind="stable").drop(columns="test_first")
+    out.insert(3, "rank", out.groupby(["half", "model"]).cumcount() + 1)
     return out.reset_index(drop=True)
 
 
@@ -223,9 +270,9 @@ def by_condition(rows: pd.DataFrame) -> pd.DataFrame:
                             aggfunc="mean").reset_index())
 
 
-def plot_league(table: pd.DataFrame, conditions: pd.DataFrame, path: Path) -> Path:
-    """Per model: the recovered share of every criterion (bars, best on top, mean |k̂ − k|
-    beside) and a heat map of the share per family."""
+def plot_league(table: pd.DataFrame, path: Path) -> Path:
+    """Per model: the recovered share of every criterion on the test half (bars, best on
+    top, mean |k̂ − k| beside; the votes in red) and a heat map of the share per family."""
     from mtc_cli import plotting
 
     models = list(dict.fromkeys(table["model"]))
@@ -236,7 +283,8 @@ def plot_league(table: pd.DataFrame, conditions: pd.DataFrame, path: Path) -> Pa
     for i, m in enumerate(models):
         t = table[table["model"] == m].iloc[::-1]
         ax = axes[i, 0]
-        colours = ["#d62728" if c == "vote" else "#1f77b4" for c in t["criterion"]]
+        colours = ["#d62728" if c in ("vote", "plurality") else "#1f77b4"
+                   for c in t["criterion"]]
         ax.barh(t["criterion"], t["recovered"], color=colours)
         for y, (share, err) in enumerate(zip(t["recovered"], t["mean_abs_error"],
                                              strict=True)):
@@ -244,7 +292,8 @@ def plot_league(table: pd.DataFrame, conditions: pd.DataFrame, path: Path) -> Pa
                     fontsize=7)
         ax.set_xlim(0, 1.35)
         ax.set_xlabel("share of data sets with k̂ = k")
-        ax.set_title(f"{m}: {int(t['n_datasets'].max())} data sets", fontsize=9)
+        ax.set_title(f"{m}: {int(t['n_datasets'].max())} data sets of the test half",
+                     fontsize=9)
         ax = axes[i, 1]
         best_first = t.iloc[::-1]  # the bars' order, best at the top
         im = ax.imshow(best_first[fams].to_numpy(dtype=float), aspect="auto", vmin=0, vmax=1,

@@ -26,7 +26,7 @@ from mtc_cli.errors import MtcError
 from mtc_cli.experiment import Experiment
 from mtc_cli.models.gmm import COVARIANCE_TYPES
 from mtc_cli.runner import LOCATION
-from mtc_cli.selection import choice, engine
+from mtc_cli.selection import choice, engine, voting
 from mtc_cli.selection.criteria import CLUSTERING, CRITERIA, MODELS
 from mtc_cli.selection.settings import Settings, check_data, make_settings, parse_range
 
@@ -239,7 +239,8 @@ class Select(Experiment):
         _, curves = choice.summarize(rows, s.criteria, k_lo=s.k_lo, k_hi=s.k_hi,
                                      model=s.model, ps_threshold=s.ps_threshold,
                                      coverage=s.coverage, increment_tol=s.increment_tol)
-        vote = choice.vote_table(summary)
+        _, vote = voting.decide(choice.choices(summary), voting.rule_for(s.model, s.criteria),
+                                s.k_hi)
         voted = vote.loc[vote["voted"], "k"]
         out = {"curves": curves, "vote": vote}
         key = _data_key(p)

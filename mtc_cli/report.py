@@ -70,22 +70,52 @@ def reproduction_table(results_dir: Path) -> str:
     return f"{count_line(df)}.\n\n" + markdown_table(table)
 
 
-def league_table(results_dir: Path) -> str | None:
-    """The league table of ``results_dir/criteria_league/league.csv`` in markdown (shares
-    as percentages), or None if there is no such run."""
-    path = Path(results_dir) / "criteria_league" / "league.csv"
-    if not path.is_file():
-        return None
-    df = pd.read_csv(path)
-    cols = [c for c in LEAGUE_COLUMNS if c in df.columns]
-    out = df[cols].copy()
+def _shares(df: pd.DataFrame) -> pd.DataFrame:
+    """The share columns of a league table as percentages (– where undefined)."""
+    out = df.copy()
     for c in ("recovered", "recovered_k_ge_2", "milligan_cooper", "one_cluster", "elongated",
               "unequal_variance", "real"):
         if c in out.columns:
             out[c] = [("–" if pd.isna(v) else f"{100 * v:.0f} %") for v in out[c]]
+    return out
+
+
+def league_table(results_dir: Path) -> str | None:
+    """The league table of ``results_dir/criteria_league/league.csv`` in markdown (shares
+    as percentages; the test half where the run has halves), then the peers beside mtc's
+    votes on the same data sets (``results_dir/benchmarks/league_with_peers.csv``, written
+    by ``tests/benchmarks/bench_peers.py --beside-league``), or None if there is no run."""
+    path = Path(results_dir) / "criteria_league" / "league.csv"
+    if not path.is_file():
+        return None
+    df = pd.read_csv(path)
+    if "half" in df.columns:
+        df = df[df["half"] == "test"]
+    out = _shares(df[[c for c in LEAGUE_COLUMNS if c in df.columns]])
     out["mean_abs_error"] = [f"{v:.2f}" for v in out["mean_abs_error"]]
     out["criterion"] = [f"**{c}**" if c == "vote" else c for c in out["criterion"]]
-    return markdown_table(out.rename(columns=LEAGUE_COLUMNS))
+    text = markdown_table(out.rename(columns=LEAGUE_COLUMNS))
+    peers = Path(results_dir) / "benchmarks" / "league_with_peers.csv"
+    if "half" not in df.columns or not peers.is_file():
+        return text
+    both = pd.read_csv(peers)
+    both = both[both["half"] == "test"]
+    ours = both[both["tool"] == "mtc"].set_index(["model", "criterion"])["recovered"]
+    committed = df.set_index(["model", "criterion"])["recovered"]
+    if not ours.sort_index().equals(committed.sort_index()):
+        raise MtcError(f"{peers}: its mtc rows are not those of {path}; rerun "
+                       "tests/benchmarks/bench_peers.py --beside-league")
+    votes = both["criterion"].isin(["vote", "plurality"])
+    members = both[(both["tool"] == "mtc") & ~votes]
+    best = both[(both["tool"] == "peer") | votes
+                | both.index.isin(members.groupby("model")["recovered"].idxmax())]
+    cols = ["tool", "model", "criterion", "recovered", "recovered_k_ge_2", "milligan_cooper",
+            "one_cluster", "elongated", "unequal_variance", "real", "n_datasets"]
+    best = _shares(best[[c for c in cols if c in best.columns]].fillna({"model": ""}))
+    best["criterion"] = [f"**{c}**" if c == "vote" else c for c in best["criterion"]]
+    heads = {**LEAGUE_COLUMNS, "tool": "tool"}
+    return (text + "\n\nThe peers on the same data sets (test half), beside mtc's votes and "
+            "best single criterion per model:\n\n" + markdown_table(best.rename(columns=heads)))
 
 
 def update_readme(readme: Path, tables: dict[str, str]) -> bool:

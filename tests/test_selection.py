@@ -13,7 +13,7 @@ from mtc_cli import OrderSelector
 from mtc_cli.criteria import gap_statistic
 from mtc_cli.criteria.kmeans_transfer import single_cluster_beta, soft_transfer_cost
 from mtc_cli.models import gmm
-from mtc_cli.selection import choice
+from mtc_cli.selection import choice, voting
 from mtc_cli.selection.models import (
     Fit,
     Gmm,
@@ -89,35 +89,6 @@ def test_clest_reads_the_data_against_its_references():
     curve, chosen, _, _ = choice.evaluate(r, "clest")
     np.testing.assert_allclose(curve["value"], [0.35, 0.5, -0.075])
     assert chosen == 3  # d_3 largest with p_3 = 0; k = 4 has p = 1
-
-
-def test_vote_ties_go_to_the_smallest_k():
-    summary = pd.DataFrame({"criterion": list("abcde"), "selected_k": [3, 4, 4, 3, np.nan]})
-    assert choice.vote(summary) == (3.0, {3: 2, 4: 2})
-
-
-def test_vote_table_marks_every_tied_k_and_the_output_says_plurality():
-    from mtc_cli.selection.report import vote_lines
-
-    summary = pd.DataFrame({"criterion": list("abcdef"),
-                            "selected_k": [5, 3, 3, 5, 2, np.nan]})
-    table = choice.vote_table(summary)
-    assert table.to_dict("list") == {"k": [2, 3, 5], "votes": [1, 2, 2],
-                                     "leading": [False, True, True],
-                                     "voted": [False, True, False]}
-    assert vote_lines(table, 6)[1] == (
-        "Plurality vote: k = 3 (2 of 5 criteria that voted, 1 without a choice; tally "
-        "2 ×1, 3 ×2, 5 ×2; k = 3, 5 tie with 2 votes each, the smallest is given)")
-    clear = choice.vote_table(pd.DataFrame({"criterion": list("abc"), "selected_k": [4, 4, 2]}))
-    assert clear["leading"].tolist() == [False, True]
-    assert vote_lines(clear, 3)[1] == "Majority vote: k = 4 (2 of 3 criteria that voted; " \
-        "tally 2 ×1, 4 ×2)"
-
-
-@pytest.mark.parametrize("votes,voters,kind", [(6, 11, "majority"), (5, 11, "plurality"),
-                                               (5, 10, "plurality"), (1, 1, "majority")])
-def test_a_majority_is_more_than_half_of_the_votes_cast(votes, voters, kind):
-    assert choice.vote_kind(votes, voters) == kind
 
 
 def test_gmm_costs_give_the_negative_log_likelihood_and_the_bayes_rule():
@@ -198,7 +169,10 @@ def test_estimator_finds_the_blobs_and_follows_sklearn_conventions():
     fitted = est.fit(pd.DataFrame(X), y)
     assert fitted is est and est.k_ == 3 and est.true_k_ == 3
     assert set(est.votes_) == set(est.summary_["criterion"])
-    assert sum(est.tally_.values()) == len(est.votes_)
+    rule = voting.rule_for("kmeans", est.votes_)
+    cast = voting.ballots({c: np.nan if k is None else k for c, k in est.votes_.items()},
+                          rule, 5)
+    assert sum(est.tally_.values()) == len(cast) > 0
     assert len(est.labels_) == 120 and len(np.unique(est.labels_)) == 3
     assert {"criterion", "k", "score", "rep", "family"} <= set(est.results_.columns)
     again = OrderSelector(**est.get_params()).set_params(n_jobs=2).fit(X)

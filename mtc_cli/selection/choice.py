@@ -1,22 +1,21 @@
 """From the tasks' rows to each criterion's curve over k, its chosen k, the spread of the
-choice over random splits, and the majority vote.
+choice over random splits (the vote over the choices: :mod:`mtc_cli.selection.voting`).
 
 Each criterion chooses from its curve aggregated over the splits (or permutations, or
 reference sets) with its own rule: the mean transfer cost (MTC estimates an expected
 cost), the mean capacity, Lange et al.'s S(k)/S_rand(k), the mean prediction strength,
-Gap(k) with s_k, Clest's d_k and p_k, the median bi-cross-validation error. Where a
+Gap(k) with s_k (three rules), Clest's d_k and p_k, the median bi-cross-validation error,
+each classical index's own rule. Where a
 criterion has one score per split, the same rule applied to each split alone gives the
 *spread*: the quartiles of the per-split choices.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 import pandas as pd
 
-from mtc_cli.selection.criteria import CRITERIA
+from mtc_cli.selection.criteria import CRITERIA, GAP_RULES
 
 #: the column that numbers a criterion's replicates (its spread is taken over them)
 REPLICATE = {"pac_mdl": "split", "bicross": "permutation"}
@@ -64,9 +63,17 @@ def evaluate(rows: pd.DataFrame, criterion: str, *, ps_threshold: float = 0.8,
     """(curve, chosen k, per-replicate choices, note) of one criterion from its rows.
     ``curve``: a frame indexed by k with ``value`` (what the rule reads) and a band
     ``lo``/``hi`` (quartiles over splits, or ± s_k for the gap statistic)."""
-    from mtc_cli.criteria import clest, gap_statistic, molloy, prediction_strength, stability
+    from mtc_cli.criteria import (
+        clest,
+        gap_rules,
+        gap_statistic,
+        molloy,
+        prediction_strength,
+        stability,
+    )
+    from mtc_cli.criteria.partition_indices import INDICES
 
-    sub = rows[rows["criterion"] == criterion]
+    sub = rows[rows["criterion"] == ("gap" if criterion in GAP_RULES else criterion)]
     note = ""
     if "note" in sub.columns:
         notes = [n for n in sub["note"].dropna().unique() if str(n)]
@@ -109,7 +116,8 @@ def evaluate(rows: pd.DataFrame, criterion: str, *, ps_threshold: float = 0.8,
         gaps, s = gap_statistic.gap(observed[ks].to_numpy(), refs[ks].to_numpy())
         curve = pd.DataFrame({"value": gaps, "lo": gaps - s, "hi": gaps + s},
                              index=pd.Index(ks, name="k"))
-        chosen = float(gap_statistic.select_1se(ks, gaps, s))
+        chosen = (float(gap_statistic.select_1se(ks, gaps, s)) if criterion == "gap" else
+                  float(gap_rules.choose(np.asarray(ks), gaps, s, GAP_RULES[criterion])))
         per = []
     elif rule == "clest":
         t = sub[sub["rep"] == 0].set_index("k")["score"].sort_index()
@@ -130,6 +138,11 @@ def evaluate(rows: pd.DataFrame, criterion: str, *, ps_threshold: float = 0.8,
         else:
             curve = pd.DataFrame(columns=["value", "lo", "hi"])
             chosen = float(sub["k"].iloc[0])
+        per = []
+    elif rule == "index":
+        curve = _curve(sub, None)
+        chosen = float(INDICES[criterion].choose(curve.index.to_numpy(),
+                                                 curve["value"].to_numpy()))
         per = []
     elif rule in ("coverage", "increment"):
         curve = _curve(sub, None)
@@ -180,27 +193,6 @@ def summarize(rows: pd.DataFrame, criteria, *, k_lo: int, k_hi: int, model: str,
     return summary, curve_df[[c for c in curve_df.columns if c in cols or c == "p_value"]]
 
 
-def vote(summary: pd.DataFrame) -> tuple[float, dict]:
-    """The vote over the criteria's choices and its tally {k: votes}: the k chosen most
-    often (ties: the smallest k, as NbClust's majority rule)."""
-    picks = [int(k) for k in summary["selected_k"] if np.isfinite(k)]
-    if not picks:
-        return np.nan, {}
-    tally = Counter(picks)
-    top = max(tally.values())
-    return float(min(k for k, v in tally.items() if v == top)), dict(sorted(tally.items()))
-
-
-def vote_table(summary: pd.DataFrame) -> pd.DataFrame:
-    """The tally as a table: ``k``, ``votes``, ``leading`` (every k with the most votes:
-    several when they tie) and ``voted`` (the k given: the smallest of the leading)."""
-    voted, tally = vote(summary)
-    out = pd.DataFrame({"k": list(tally), "votes": list(tally.values())}, dtype=np.int64)
-    top = out["votes"].max() if len(out) else 0
-    return out.assign(leading=out["votes"] == top, voted=out["k"] == voted)
-
-
-def vote_kind(votes: int, voters: int) -> str:
-    """``majority`` when the voted k has more than half of the votes cast, else
-    ``plurality``."""
-    return "majority" if 2 * votes > voters else "plurality"
+def choices(summary: pd.DataFrame) -> dict:
+    """criterion → its chosen k (NaN: no choice), from :func:`summarize`'s table."""
+    return dict(zip(summary["criterion"], summary["selected_k"].astype(float), strict=True))

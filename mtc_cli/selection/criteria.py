@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mtc_cli.criteria.partition_index_table import TABLE as INDEX_TABLE
+
 #: model → what its k counts
 MODELS = {
     "gmm": "number of Gaussian components",
@@ -51,7 +53,8 @@ _ALL = (
     Criterion("mtc", ("gmm", "kmeans", "spkmeans", "svd", "boolean"), 1, "split", "min",
               "", "Frank, Chehreghani & Buhmann 2011"),
     Criterion("capacity", ("gmm", "kmeans", "spkmeans", "boolean"), 1, "split", "max",
-              "max capacity max_β I_β, objects aligned by ψ_NN (eq. 13)",
+              "max capacity max_β I_β (eq. 13), halves aligned by the soft mapping "
+              "(Frank et al. eq. 12)",
               "Buhmann, Chehreghani, Frank & Streich 2011"),
     Criterion("bic", ("gmm",), 1, "full", "min", "min 2·NLL + p ln n",
               "Schwarz 1978"),
@@ -65,6 +68,11 @@ _ALL = (
     Criterion("gap", ("gmm", "kmeans"), 1, "gap", "gap",
               "1-s.e. rule on Gap(k)",
               "Tibshirani, Walther & Hastie 2001"),
+    Criterion("gap_first_se_max", ("gmm", "kmeans"), 1, "gap", "gap",
+              "first local max of Gap(k), then the smallest k within 1 s.e. of it "
+              "(clusGap's firstSEmax)", "Tibshirani, Walther & Hastie 2001; Maechler et al."),
+    Criterion("gap_global_max", ("gmm", "kmeans"), 1, "gap", "gap",
+              "max Gap(k) (clusGap's globalmax)", "Tibshirani, Walther & Hastie 2001"),
     Criterion("clest", ("gmm", "kmeans"), 2, "clest", "clest",
               "max d_k with p ≤ 0.05 (else 1)",
               "Dudoit & Fridlyand 2002"),
@@ -74,6 +82,8 @@ _ALL = (
               "max between/within dispersion", "Caliński & Harabasz 1974"),
     Criterion("davies_bouldin", ("gmm", "kmeans"), 2, "full", "min",
               "min mean worst-case similarity", "Davies & Bouldin 1979"),
+    *(Criterion(name, ("gmm", "kmeans"), k_min, "full", "index", optimises, source)
+      for name, (k_min, _, optimises, source) in INDEX_TABLE.items()),
     Criterion("pac_mdl", CLUSTERING, 2, "full", "min",
               "min bound on the transductive test error", "Banerjee & Langford 2004",
               needs_train_labels=True),
@@ -97,6 +107,9 @@ _ALL = (
 
 #: name → criterion, in the order of the output
 CRITERIA = {c.name: c for c in _ALL}
+#: the gap-statistic criteria → the rule of ``cluster::maxSE`` each applies to Gap(k)
+GAP_RULES = {"gap": "Tibs2001SEmax", "gap_first_se_max": "firstSEmax",
+             "gap_global_max": "globalmax"}
 
 
 def applicable(model: str, *, train_labels: bool = False) -> list[str]:

@@ -7,7 +7,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator
 
 from mtc_cli.errors import MtcError
-from mtc_cli.selection import choice, engine
+from mtc_cli.selection import choice, engine, voting
 from mtc_cli.selection.criteria import CLUSTERING, MODELS
 from mtc_cli.selection.settings import check_data, make_settings, parse_range
 
@@ -39,8 +39,8 @@ class OrderSelector(BaseEstimator):
 
     Attributes
     ----------
-    k_ : the voted k (ties: the smallest); ``votes_``: {criterion: chosen k};
-    ``tally_``: {k: votes}; ``summary_``: one row per criterion (chosen k, spread over
+    k_ : the voted k (:mod:`mtc_cli.selection.voting`); ``votes_``: {criterion: chosen k};
+    ``tally_``: {k: votes cast}; ``summary_``: one row per criterion (chosen k, spread over
     splits, defined range, what it optimises); ``results_``: the tidy rows of every task;
     ``curves_``: each criterion's curve over k; ``labels_``: the clustering of X at ``k_``
     (clustering models); ``true_k_``: distinct values of ``y`` if given (never used).
@@ -96,7 +96,9 @@ class OrderSelector(BaseEstimator):
             self.results_, settings.criteria, k_lo=settings.k_lo, k_hi=settings.k_hi,
             model=settings.model, true_k=true_k, ps_threshold=settings.ps_threshold,
             coverage=settings.coverage, increment_tol=settings.increment_tol)
-        voted, self.tally_ = choice.vote(self.summary_)
+        rule = voting.rule_for(settings.model, settings.criteria)
+        voted, tally = voting.decide(choice.choices(self.summary_), rule, settings.k_hi)
+        self.tally_ = dict(zip(tally["k"].tolist(), tally["votes"].tolist(), strict=True))
         self.k_ = int(voted) if np.isfinite(voted) else None
         self.votes_ = {c: (int(k) if np.isfinite(k) else None)
                        for c, k in zip(self.summary_["criterion"], self.summary_["selected_k"],

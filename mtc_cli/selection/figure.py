@@ -13,6 +13,9 @@ from mtc_cli.selection.criteria import CRITERIA
 
 #: rules whose best value is the smallest (flipped so that up is better in the figure)
 _LOWER_IS_BETTER = ("min", "median_min", "stability")
+#: classical indices read from below: min C-index; the first k with H(k) ≤ 10 or with the
+#: Duda–Hart z at most its critical value; the knee of the falling W(k)
+_INDICES_LOWER_IS_BETTER = ("c_index", "hartigan", "duda_hart", "knee")
 
 
 def pca_2d(X) -> np.ndarray:
@@ -27,7 +30,7 @@ def pca_2d(X) -> np.ndarray:
     return np.column_stack([Y, np.zeros((len(Y), 2 - Y.shape[1]))]) if Y.shape[1] < 2 else Y
 
 
-def normalised(curve: pd.DataFrame, rule: str) -> np.ndarray:
+def normalised(curve: pd.DataFrame, rule: str, name: str = "") -> np.ndarray:
     """A curve scaled to [0, 1] with 1 at its best value (min-rules flipped)."""
     v = curve["value"].to_numpy(dtype=float)
     ok = np.isfinite(v)
@@ -35,7 +38,8 @@ def normalised(curve: pd.DataFrame, rule: str) -> np.ndarray:
         return v
     lo, hi = np.nanmin(v[ok]), np.nanmax(v[ok])
     z = (v - lo) / (hi - lo) if hi > lo else np.full_like(v, 0.5)
-    return 1.0 - z if rule in _LOWER_IS_BETTER else z
+    flip = rule in _LOWER_IS_BETTER or (rule == "index" and name in _INDICES_LOWER_IS_BETTER)
+    return 1.0 - z if flip else z
 
 
 def draw_curves(ax, curves: pd.DataFrame, summary: pd.DataFrame) -> None:
@@ -56,7 +60,7 @@ def draw_curves(ax, curves: pd.DataFrame, summary: pd.DataFrame) -> None:
             handles.append(Line2D([], [], color=colours[i], marker="s", ls="none",
                                   label=f"{label} (no curve)"))
             continue
-        y = normalised(cur, CRITERIA[name].rule)
+        y = normalised(cur, CRITERIA[name].rule, name)
         (line,) = ax.plot(cur["k"], y, marker="o", ms=2.5, lw=1.2, color=colours[i],
                           label=label)
         handles.append(line)
@@ -75,24 +79,24 @@ def draw_curves(ax, curves: pd.DataFrame, summary: pd.DataFrame) -> None:
 
 
 def draw_vote(ax, vote: pd.DataFrame, true_k) -> None:
-    """One bar per chosen k (votes), the voted k in red, other k tied for the lead in
-    orange, the true k (if known) named."""
-    from mtc_cli.selection.choice import vote_kind
+    """One bar per chosen k (votes cast), the voted k in red, other k tied for the lead (or
+    in the run-off) in orange, the true k (if known) named."""
+    from mtc_cli.selection.voting import kind
 
     x = np.arange(len(vote))
-    leading = vote["leading"] if "leading" in vote else vote["voted"]
-    colours = np.where(vote["voted"], "#d62728", np.where(leading, "#ff7f0e", "#7f7f7f"))
+    other = vote["finalist"] if "finalist" in vote else vote["leading"]
+    colours = np.where(vote["voted"], "#d62728", np.where(other, "#ff7f0e", "#7f7f7f"))
     ax.bar(x, vote["votes"], color=colours, width=0.6)
     ax.set_xticks(x)
     ax.set_xticklabels([str(k) for k in vote["k"]])
     ax.set_xlabel("chosen k")
-    ax.set_ylabel("criteria")
+    ax.set_ylabel("votes cast")
     ax.yaxis.get_major_locator().set_params(integer=True)
     truth = f"; true k = {true_k:g}" if true_k is not None and np.isfinite(true_k) else ""
-    top = vote.loc[vote["voted"], "votes"]
-    kind = vote_kind(int(top.iloc[0]), int(vote["votes"].sum())) if len(top) else "no"
-    tie = "; orange: tied" if leading.sum() > 1 else ""
-    ax.set_title(f"{kind} vote (red: the voted k{tie}{truth})", fontsize=9)
+    how = kind(vote) if vote["voted"].any() else "no"
+    tie = ("; orange: in the run-off" if "finalist" in vote else
+           "; orange: tied" if other.sum() > 1 else "")
+    ax.set_title(f"{how} vote (red: the voted k{tie}{truth})", fontsize=9)
 
 
 def draw_projection(ax, projection: pd.DataFrame, k: int) -> None:

@@ -1,6 +1,6 @@
 """What ``mtc select`` prints: the table of criteria (chosen k, its spread over splits, the
-k range where the criterion is defined, what it optimises), the vote (majority or
-plurality) with its tally and ties, the true k where labels were given — or the same as
+k range where the criterion is defined, what it optimises), the vote (who votes, majority,
+plurality or run-off) with its tally and ties, the true k where labels were given — or the same as
 JSON for scripts."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mtc_cli.selection import choice
+from mtc_cli.selection import voting
 from mtc_cli.selection.criteria import CLUSTERING, CRITERIA, MODELS
 
 
@@ -47,7 +47,8 @@ def terminal_report(summary: pd.DataFrame, settings, data, vote: pd.DataFrame) -
     })
     with pd.option_context("display.max_colwidth", 90, "display.width", 200):
         lines = [_data_line(data, settings), "", table.to_string(index=False)]
-    lines += vote_lines(vote, len(summary))
+    lines += vote_lines(vote, voting.rule_for(settings.model, settings.criteria),
+                        len(summary))
     true_k = summary["true_k"].iloc[0]
     if np.isfinite(true_k):
         lines.append(f"True k (distinct labels of the label column): {true_k:g} — reported, "
@@ -56,22 +57,32 @@ def terminal_report(summary: pd.DataFrame, settings, data, vote: pd.DataFrame) -
     return "\n".join(lines)
 
 
-def vote_lines(vote: pd.DataFrame, n_criteria: int) -> list[str]:
-    """The vote said as it is: majority or plurality, of how many criteria that voted
-    (those without a choice abstain), and every k that ties for the lead."""
+def vote_lines(vote: pd.DataFrame, rule, n_criteria: int) -> list[str]:
+    """The vote said as it is: who votes under ``rule`` (and why the others do not),
+    majority, plurality or run-off, how many voters cast a vote, every k tied for the
+    lead."""
+    head = ["", f"Vote: {rule.describe()}."]
+    head += [f"  {c} does not vote: {why}" for c, why in rule.reasons.items()]
     voted = vote.loc[vote["voted"], "k"]
     if not len(voted):
-        return ["", f"No vote: none of the {n_criteria} criteria made a choice"]
-    voters = int(vote["votes"].sum())
-    top = int(vote.loc[vote["voted"], "votes"].iloc[0])
-    kind = choice.vote_kind(top, voters)
-    tally = ", ".join(f"{k} ×{v}" for k, v in zip(vote["k"], vote["votes"], strict=True))
-    abstain = f", {n_criteria - voters} without a choice" if voters < n_criteria else ""
+        return [*head, f"No vote: none of the {n_criteria} criteria cast one"]
+    cast = int(vote["votes"].sum())
+    row = vote.loc[vote["voted"]].iloc[0]
+    weighted = not np.allclose(vote["weight"], vote["votes"])
+    tally = ", ".join(f"{k} ×{v}" + (f" (weight {w:.2f})" if weighted else "")
+                      for k, v, w in zip(vote["k"], vote["votes"], vote["weight"],
+                                         strict=True))
     leading = vote.loc[vote["leading"], "k"].tolist()
-    tie = (f"; k = {', '.join(map(str, leading))} tie with {top} votes each, the smallest "
-           "is given" if len(leading) > 1 else "")
-    return ["", f"{kind.capitalize()} vote: k = {voted.iloc[0]} ({top} of {voters} criteria "
-                f"that voted{abstain}; tally {tally}{tie})"]
+    tie = (f"; k = {', '.join(map(str, leading))} tie for the lead, the smallest is given"
+           if len(leading) > 1 and "finalist" not in vote.columns else "")
+    if "finalist" in vote.columns:
+        a, b = vote.loc[vote["finalist"], "k"].tolist()
+        tie = f"; run-off of k = {a} and {b}, each voter backing the nearer"
+    silent = n_criteria - cast
+    silent = f", {silent} {'criterion' if silent == 1 else 'criteria'} without a vote" \
+        if silent else ""
+    return [*head, f"{voting.kind(vote).capitalize()} vote: k = {row['k']} ({row['votes']} "
+                   f"of the {cast} votes cast{silent}; tally {tally}{tie})"]
 
 
 def _notes(summary, settings, data) -> list[str]:
@@ -102,6 +113,7 @@ def summary_json(summary: pd.DataFrame, settings, data, vote: pd.DataFrame,
         return None if v is None or not np.isfinite(v) else (int(v) if v == int(v) else v)
 
     voted = vote.loc[vote["voted"], "k"]
+    rule = voting.rule_for(settings.model, settings.criteria)
     return {
         "data": {"file": data.source, "n_objects": int(data.n_items),
                  "n_features": int(data.n_features), "kind": data.kind,
@@ -113,11 +125,12 @@ def summary_json(summary: pd.DataFrame, settings, data, vote: pd.DataFrame,
                       "spread": [num(r["selected_k_q25"]), num(r["selected_k_q75"])],
                       "defined": [int(r["k_min"]), int(r["k_max"])],
                       "optimises": r["optimises"], "at_largest_k": bool(r["at_edge"]),
+                      "votes": rule.weights is None or r["criterion"] in rule.weights,
                       "note": r["note"] if isinstance(r["note"], str) else ""}
                      for _, r in summary.iterrows()],
         "vote": {"k": num(voted.iloc[0]) if len(voted) else None,
-                 "kind": (choice.vote_kind(int(vote.loc[vote["voted"], "votes"].iloc[0]),
-                                           int(vote["votes"].sum())) if len(voted) else None),
+                 "kind": voting.kind(vote) if len(voted) else None,
+                 "rule": rule.describe(),
                  "leading": [int(k) for k in vote.loc[vote["leading"], "k"]],
                  "voters": int(vote["votes"].sum()),
                  "tally": {str(k): int(v) for k, v in zip(vote["k"], vote["votes"],

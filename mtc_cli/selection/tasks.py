@@ -123,13 +123,13 @@ def _halves(n: int, rng: np.random.Generator):
 
 def _split_clustering(X, s: Settings, rng) -> list[dict]:
     """Random halves X¹, X², both fitted for every k; per k: the transfer cost (eq. 3, both
-    directions averaged), the capacity (eq. 13, both directions averaged; each object of a
-    sample of at most ``max_items`` of one half aligned with its nearest neighbour in the
-    other), the disagreement
+    directions averaged), the capacity (eq. 13, both directions averaged; samples of at most
+    ``max_items`` of each half aligned by the soft mapping of MTC eq. 12,
+    :mod:`mtc_cli.criteria.soft_capacity`), the disagreement
     of A_k(X²) with the prediction of X¹'s solution on X² and its random-labelling baseline
     (Lange et al.), and the prediction strength of the same pair (Tibshirani & Walther)."""
     from mtc_cli.criteria import prediction_strength, stability
-    from mtc_cli.criteria.approximation_capacity import capacity
+    from mtc_cli.criteria.soft_capacity import alignment, soft_capacity
 
     model = _model(s)
     i1, i2 = _halves(X.shape[0], rng)
@@ -139,9 +139,9 @@ def _split_clustering(X, s: Settings, rng) -> list[dict]:
     fit1 = {k: model.fit(X1, k, rng) for k in ks}
     fit2 = {k: model.fit(X2, k, rng) for k in ks}
     if "capacity" in want:  # I_β is a mean over objects: estimated on ≤ max_items of them
-        sub2 = _sample(X2.shape[0], s.max_items, rng)
-        sub1 = _sample(X1.shape[0], s.max_items, rng)
-        psi21, psi12 = _nearest(s.model, X1, X2[sub2]), _nearest(s.model, X2, X1[sub1])
+        A = X1[_sample(X1.shape[0], s.max_items, rng)]
+        B = X2[_sample(X2.shape[0], s.max_items, rng)]
+        mappings = alignment(A, B, model.metric)
     rows = []
     for k in ks:
         f1, f2 = fit1[k], fit2[k]
@@ -149,11 +149,8 @@ def _split_clustering(X, s: Settings, rng) -> list[dict]:
             score = 0.5 * (model.transfer_cost(f1, X1, X2) + model.transfer_cost(f2, X2, X1))
             rows.append({"criterion": "mtc", "k": k, "score": score})
         if "capacity" in want:
-            c1 = capacity(model.costs(f1, X1[psi21]), model.costs(f1, X2[sub2]),
-                          n_grid=CAPACITY_GRID)[0]
-            c2 = capacity(model.costs(f2, X2[psi12]), model.costs(f2, X1[sub1]),
-                          n_grid=CAPACITY_GRID)[0]
-            rows.append({"criterion": "capacity", "k": k, "score": 0.5 * (c1 + c2)})
+            score = soft_capacity(A, B, f1, f2, model, mappings, n_grid=CAPACITY_GRID)
+            rows.append({"criterion": "capacity", "k": k, "score": score})
         predicted = model.predict(f1, X2) if {"stability", "prediction_strength"} & want \
             else None
         if "stability" in want and k >= 2:
@@ -236,8 +233,8 @@ def _full(X, s: Settings, rng, train_labels) -> list[dict]:
 
 def _full_clustering(X, s: Settings, rng, train_labels) -> list[dict]:
     """One fit of all objects per k: BIC and AIC (GMM), silhouette, Calinski–Harabasz and
-    Davies–Bouldin of the partition, and the PAC-MDL bound of the partition as a
-    transductive classifier."""
+    Davies–Bouldin of the partition, the classical indices of :func:`_partition_indices`,
+    and the PAC-MDL bound of the partition as a transductive classifier."""
     from mtc_cli.criteria import information, internal_indices
 
     model = _model(s)
@@ -268,8 +265,23 @@ def _full_clustering(X, s: Settings, rng, train_labels) -> list[dict]:
             except ValueError as exc:  # the fit left fewer than 2 non-empty clusters
                 score, note = np.nan, str(exc)
             rows.append({"criterion": name, "k": k, "score": score, "note": note})
+    rows += _partition_indices(X, fits, s, seed)
     if "pac_mdl" in want:
         rows += _pac_mdl(fits, s, rng, train_labels)
+    return rows
+
+
+def _partition_indices(X, fits: dict, s: Settings, seed: int) -> list[dict]:
+    """The classical indices of the partitions of all objects, one per k
+    (:data:`~mtc_cli.criteria.partition_indices.INDICES`); pairs or objects sampled above
+    ``max_items`` with a generator of its own (``seed``, as the silhouette's sample)."""
+    from mtc_cli.criteria.partition_indices import INDICES
+
+    partitions = {k: f.labels for k, f in fits.items()}
+    rows = []
+    for name in (c for c in s.criteria if c in INDICES):
+        values = INDICES[name].values(X, partitions, np.random.default_rng(seed), s.max_items)
+        rows += [{"criterion": name, "k": k, "score": float(v)} for k, v in values.items()]
     return rows
 
 
