@@ -38,7 +38,7 @@ def test_table_run_writes_outputs_votes_and_resumes(cli, blobs, tmp_path):
                       "gap", "clest", "silhouette", "calinski_harabasz", "davies_bouldin"):
         assert criterion in text, criterion
     assert " vote: k = 3 (" in text and "True k" in text
-    assert "Vote: " in text and "does not vote: not among the" in text  # the rule, said
+    assert "Vote: " in text and "Not voting, not among the" in text  # the rule, said
     assert "starting at k = 2: stability, clest, silhouette" in text
     for name in ("rows.csv", "summary.csv", "curves.csv", "vote.csv", "projection.csv",
                  "run.json", "select.png"):

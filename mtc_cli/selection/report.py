@@ -5,6 +5,8 @@ JSON for scripts."""
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 import pandas as pd
 
@@ -61,8 +63,7 @@ def vote_lines(vote: pd.DataFrame, rule, n_criteria: int) -> list[str]:
     """The vote said as it is: who votes under ``rule`` (and why the others do not),
     majority, plurality or run-off, how many voters cast a vote, every k tied for the
     lead."""
-    head = ["", f"Vote: {rule.describe()}."]
-    head += [f"  {c} does not vote: {why}" for c, why in rule.reasons.items()]
+    head = ["", f"Vote: {rule.describe()}.", *_silent_lines(rule.reasons)]
     voted = vote.loc[vote["voted"], "k"]
     if not len(voted):
         return [*head, f"No vote: none of the {n_criteria} criteria cast one"]
@@ -83,6 +84,18 @@ def vote_lines(vote: pd.DataFrame, rule, n_criteria: int) -> list[str]:
         if silent else ""
     return [*head, f"{voting.kind(vote).capitalize()} vote: k = {row['k']} ({row['votes']} "
                    f"of the {cast} votes cast{silent}; tally {tally}{tie})"]
+
+
+def _silent_lines(reasons: dict) -> list[str]:
+    """The criteria that do not vote, one line per reason: ``reason: a (detail), b (…)``
+    where a reason ends in a parenthesised detail of its own criterion, wrapped at 100."""
+    groups: dict[str, list[str]] = {}
+    for c, why in reasons.items():
+        head, sep, detail = why.partition(" (")
+        groups.setdefault(head, []).append(f"{c} ({detail}" if sep else c)
+    return [textwrap.fill(f"Not voting, {head}: {', '.join(names)}.", 100,
+                          initial_indent="  ", subsequent_indent="    ")
+            for head, names in groups.items()]
 
 
 def _notes(summary, settings, data) -> list[str]:
