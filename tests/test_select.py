@@ -211,3 +211,38 @@ def test_out_refuses_a_folder_of_the_users_own_files(cli, blobs, tmp_path):
     forced = run(cli, blobs, "--k", "1..3", "--criteria", "bic", "--out", mine, "--force",
                  *FAST)
     assert forced.exit_code == 0 and (mine / "config.json").is_file()
+
+
+@pytest.mark.parametrize("scale,word", [(1e-300, "underflow"), (1e307, "overflow")])
+def test_values_whose_squared_distances_underflow_or_overflow_are_one_line(cli, tmp_path,
+                                                                          scale, word):
+    X, _ = make_blobs(60, 3, centers=3, random_state=0)
+    path = tmp_path / "scaled.csv"
+    np.savetxt(path, X * scale, delimiter=",")
+    result = cli("select", path, "--out", tmp_path / "out")
+    assert result.exit_code == 2 and word in result.stderr and "rescale" in result.stderr
+    assert result.stderr.count("\n") == 1 and not (tmp_path / "out").exists()
+
+
+def test_fewer_than_four_objects_are_one_line(cli, tmp_path):
+    path = tmp_path / "two.csv"
+    np.savetxt(path, [[1.0, 2.0], [3.0, 4.0]], delimiter=",")
+    result = cli("select", path, "--out", tmp_path / "out")
+    assert result.exit_code == 2 and "needs at least 4" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("model", ["gmm", "kmeans"])
+def test_clest_fails_alone_on_three_distinct_points(cli, tmp_path, model):
+    """40 rows of 3 distinct points: Clest's LDA cannot be trained on a learning set with
+    fewer distinct points than clusters; it reports no choice and why, the rest runs."""
+    points = np.array([[0.0, 0.0], [5.0, 5.0], [10.0, 0.0]])
+    path = tmp_path / "three.csv"
+    np.savetxt(path, points[np.random.default_rng(0).integers(3, size=40)], delimiter=",")
+    result = run(cli, path, "--model", model, "--k", "1..4", "--out", tmp_path / "o",
+                 "--json", *FAST)
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    clest = next(c for c in doc["criteria"] if c["criterion"] == "clest")
+    assert clest["selected_k"] is None and clest["note"].startswith("not computed")
+    assert doc["vote"]["k"] is not None

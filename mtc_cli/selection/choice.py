@@ -123,7 +123,8 @@ def evaluate(rows: pd.DataFrame, criterion: str, *, ps_threshold: float = 0.8,
         t = sub[sub["rep"] == 0].set_index("k")["score"].sort_index()
         t0 = sub[sub["rep"] > 0].pivot_table(index="rep", columns="k", values="score")
         ks = t.index.intersection(t0.columns)
-        if not len(t0) or not len(ks):
+        if not len(t0) or not len(ks) or not (np.isfinite(t[ks]).all()
+                                              and np.isfinite(t0[ks].to_numpy()).all()):
             return pd.DataFrame(columns=["value", "lo", "hi"]), np.nan, [], note
         d = t[ks].to_numpy() - t0[ks].to_numpy().mean(axis=0)
         p = (t0[ks].to_numpy() >= t[ks].to_numpy()).mean(axis=0)

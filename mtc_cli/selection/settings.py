@@ -16,6 +16,8 @@ import numpy as np
 from mtc_cli.errors import MtcError
 from mtc_cli.selection.criteria import CRITERIA, applicable
 
+#: the fewest objects a selection runs on: two in each random half
+MIN_OBJECTS = 4
 #: the largest k offered by default (svd: every rank up to this many)
 DEFAULT_K_HI = {"gmm": 10, "kmeans": 10, "spkmeans": 10, "boolean": 10, "svd": 100}
 #: restarts of every fit a criterion reads (k-means++ starts for k-means, EM runs for GMMs,
@@ -86,6 +88,9 @@ def make_settings(model: str, k_range: tuple[int, int] | None, criteria, *, n: i
     (``n_init`` None or left out: the model's default, :data:`N_INIT`)."""
     if options.get("n_init") is None:
         options["n_init"] = N_INIT.get(model, 1)
+    if n < MIN_OBJECTS:
+        raise MtcError(f"the data hold {n} objects: a selection needs at least {MIN_OBJECTS} "
+                       "(each random half holds two or more)")
     half = n // 2
     lo, hi = default_range(model, n, d) if k_range is None else k_range
     if not 1 <= lo <= hi:
@@ -123,7 +128,8 @@ def make_settings(model: str, k_range: tuple[int, int] | None, criteria, *, n: i
 
 def check_data(X, model: str, name: str) -> None:
     """The data against the model: dense for all but spherical k-means, 0/1 for roles, no
-    all-zero row for the cosine of spherical k-means, not every object identical."""
+    all-zero row for the cosine of spherical k-means, not every object identical, values
+    whose squared distances neither overflow nor underflow."""
     import scipy.sparse as sp
 
     if sp.issparse(X) and model != "spkmeans":
@@ -134,9 +140,27 @@ def check_data(X, model: str, name: str) -> None:
         if not np.isin(values, (0.0, 1.0)).all():
             raise MtcError(f"{name}: model boolean needs a 0/1 matrix or a user–permission "
                            "list")
+    if not sp.issparse(X) and model != "boolean":
+        _check_scale(np.asarray(X, dtype=np.float64), name)
     if model == "spkmeans":
         norms = np.asarray(abs(X).sum(axis=1)).ravel()
         empty = np.flatnonzero(norms == 0)
         if len(empty):
             raise MtcError(f"{name}: {len(empty)} all-zero rows (first: row {empty[0] + 1}) "
                            "have no direction for spherical k-means")
+
+
+def _check_scale(X: np.ndarray, name: str) -> None:
+    """Refuse values whose squared deviations from the mean overflow to inf or underflow to
+    0 while the values differ: every criterion computes squared distances."""
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        dev = X - X.mean(axis=0)
+        sq = np.einsum("ij,ij->i", dev, dev)
+    if not np.isfinite(sq).all():
+        raise MtcError(f"{name}: values up to {np.nanmax(np.abs(X)):.3g} overflow the squared "
+                       "distances every criterion computes; rescale the features")
+    lost = (sq == 0) & (dev != 0).any(axis=1)
+    if lost.any():
+        raise MtcError(f"{name}: values as small as {np.abs(dev[lost]).max():.3g} apart "
+                       "underflow to 0 in the squared distances every criterion computes; "
+                       "rescale the features")

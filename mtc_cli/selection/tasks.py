@@ -138,17 +138,24 @@ def _split_clustering(X, s: Settings, rng) -> list[dict]:
     ks = list(range(s.k_lo, s.k_hi + 1))
     fit1 = {k: model.fit(X1, k, rng) for k in ks}
     fit2 = {k: model.fit(X2, k, rng) for k in ks}
+    capacity_note = ""
     if "capacity" in want:  # I_β is a mean over objects: estimated on ≤ max_items of them
         A = X1[_sample(X1.shape[0], s.max_items, rng)]
         B = X2[_sample(X2.shape[0], s.max_items, rng)]
-        mappings = alignment(A, B, model.metric)
+        try:
+            mappings = alignment(A, B, model.metric)
+        except ValueError as exc:  # a half whose objects all coincide: no mapping scale
+            capacity_note = f"not computed: {exc}"
     rows = []
     for k in ks:
         f1, f2 = fit1[k], fit2[k]
         if "mtc" in want:
             score = 0.5 * (model.transfer_cost(f1, X1, X2) + model.transfer_cost(f2, X2, X1))
             rows.append({"criterion": "mtc", "k": k, "score": score})
-        if "capacity" in want:
+        if "capacity" in want and capacity_note:
+            rows.append({"criterion": "capacity", "k": k, "score": np.nan,
+                         "note": capacity_note})
+        elif "capacity" in want:
             score = soft_capacity(A, B, f1, f2, model, mappings, n_grid=CAPACITY_GRID)
             rows.append({"criterion": "capacity", "k": k, "score": score})
         predicted = model.predict(f1, X2) if {"stability", "prediction_strength"} & want \
@@ -398,7 +405,8 @@ def _gap(X, s: Settings, rng, rep: int) -> list[dict]:
 def _clest(X, s: Settings, rng, rep: int) -> list[dict]:
     """Clest's statistic t_k (median Fowlkes–Mallows agreement of the LDA prediction with the
     test set's own clustering over learning/test splits, Dudoit & Fridlyand 2002) of the data
-    (rep 0) or of one uniform reference set (rep ≥ 1)."""
+    (rep 0) or of one uniform reference set (rep ≥ 1). Where the data defeat the LDA (fewer
+    distinct points than clusters) the scores are NaN with a note: Clest fails alone."""
     from mtc_cli.criteria.clest import agreement_statistic
     from mtc_cli.criteria.gap_statistic import uniform_box
     from mtc_cli.selection.models import clusterer
@@ -407,7 +415,12 @@ def _clest(X, s: Settings, rng, rep: int) -> list[dict]:
     if rep > 0:
         data = uniform_box(data, rng)
     ks = s.ks("clest")
-    t = agreement_statistic(data, ks, clusterer(_model(s)), rng, n_splits=s.clest_splits)
+    try:
+        t = agreement_statistic(data, ks, clusterer(_model(s)), rng, n_splits=s.clest_splits)
+    except (ValueError, IndexError, np.linalg.LinAlgError) as exc:  # degenerate data
+        why = f"not computed: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+        return [{"criterion": "clest", "k": k, "reference": int(rep > 0), "score": np.nan,
+                 "note": why} for k in ks]
     return [{"criterion": "clest", "k": k, "reference": int(rep > 0), "score": float(v)}
             for k, v in zip(ks, t, strict=True)]
 
