@@ -109,9 +109,12 @@ def league_table(results_dir: Path) -> str | None:
     members = both[(both["tool"] == "mtc") & ~votes]
     best = both[(both["tool"] == "peer") | votes
                 | both.index.isin(members.groupby("model")["recovered"].idxmax())]
-    cols = ["tool", "model", "criterion", "recovered", "recovered_k_ge_2", "milligan_cooper",
-            "one_cluster", "elongated", "unequal_variance", "real", "n_datasets"]
+    cols = ["tool", "model", "criterion", "recovered", "recovered_k_ge_2", "mean_abs_error",
+            "milligan_cooper", "one_cluster", "elongated", "unequal_variance", "real",
+            "n_datasets"]
     best = _shares(best[[c for c in cols if c in best.columns]].fillna({"model": ""}))
+    if "mean_abs_error" in best.columns:
+        best["mean_abs_error"] = [f"{v:.2f}" for v in best["mean_abs_error"]]
     best["criterion"] = [f"**{c}**" if c == "vote" else c for c in best["criterion"]]
     heads = {**LEAGUE_COLUMNS, "tool": "tool"}
     return (text + "\n\nThe peers on the same data sets (test half), beside mtc's votes and "

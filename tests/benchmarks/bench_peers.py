@@ -250,27 +250,20 @@ def report(df: pd.DataFrame) -> str:
 
 def beside_league(peers: pd.DataFrame, league: pd.DataFrame) -> pd.DataFrame:
     """The league table (``results/criteria_league/league.csv``: per half × model ×
-    criterion) with the peers' rows on the same data sets: per half × peer the recovered
-    share overall, for true k ≥ 2 and per family; ``tool`` is ``mtc`` or ``peer``; best
-    first within each half."""
-    from experiments.criteria_league import FAMILIES
+    criterion) with the peers' rows on the same data sets, scored by the league's own
+    :func:`experiments.criteria_league.league` (each peer a criterion of model ``""``);
+    ``tool`` is ``mtc`` or ``peer``; the test half first, best first within each half."""
+    from experiments.criteria_league import league as score
 
-    d = peers.assign(hit=peers["k"] == peers["true_k"], half=peers["design_half"])
-    d["hit_k2"] = d["hit"].where(d["true_k"] >= 2)
-    keys = ["half", "peer"]
-    rows = d.groupby(keys).agg(n_datasets=("hit", "size"), recovered=("hit", "mean"),
-                               recovered_k_ge_2=("hit_k2", "mean")).reset_index()
-    fam = d.pivot_table(index=keys, columns="family", values="hit", aggfunc="mean")
-    rows = rows.merge(fam.reset_index(), on=keys).rename(columns={"peer": "criterion"})
-    rows = rows.assign(tool="peer", model="")
-    ours = league.assign(tool="mtc")
-    cols = ["half", "tool", "model", "criterion", "n_datasets", "recovered",
-            "recovered_k_ge_2", *[f for f in FAMILIES if f in ours.columns]]
-    out = pd.concat([ours[cols], rows[[c for c in cols if c in rows.columns]]],
+    rows = peers.assign(half=peers["design_half"], model="", criterion=peers["peer"],
+                        score=(peers["k"] - peers["true_k"]).abs())
+    out = pd.concat([league.assign(tool="mtc"), score(rows).assign(tool="peer")],
                     ignore_index=True)
+    cols = ["half", "tool", "model", "criterion",
+            *[c for c in league.columns if c not in ("half", "model", "criterion", "rank")]]
     out = out.assign(test_first=out["half"] != "test").sort_values(
         ["test_first", "recovered"], ascending=[True, False], kind="stable")
-    return out.drop(columns="test_first").reset_index(drop=True)
+    return out[cols].reset_index(drop=True)
 
 
 def main(argv=None) -> None:
