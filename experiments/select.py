@@ -26,8 +26,8 @@ from mtc_cli.errors import MtcError
 from mtc_cli.experiment import Experiment
 from mtc_cli.models.gmm import COVARIANCE_TYPES
 from mtc_cli.runner import LOCATION
-from mtc_cli.selection import choice, engine, voting
-from mtc_cli.selection.criteria import CLUSTERING, CRITERIA, MODELS
+from mtc_cli.selection import auto, choice, engine, voting
+from mtc_cli.selection.criteria import AUTO_MODELS, CLUSTERING, CRITERIA, MODELS
 from mtc_cli.selection.settings import Settings, check_data, make_settings, parse_range
 
 #: the model a kind of input counts by default
@@ -59,8 +59,10 @@ class Params:
     tfidf: bool = param(True, help="spkmeans: tf-idf weighting of the counts before the "
                                    "rows are L2-normalised")
     model: str | None = param(None, help="what k counts (default: gmm for tables, spkmeans "
-                                         "for .mtx, svd for images, boolean for 0/1 data)",
-                              choices=list(MODELS))
+                                         "for .mtx, svd for images, boolean for 0/1 data); "
+                                         "auto: the clustering algorithm of lowest "
+                                         "normalised stability and its k",
+                              choices=[*MODELS, "auto"])
     k: str | None = param(None, help="range of k, LO..HI (default 1..10; svd: every rank "
                                      "up to 100)")
     criteria: list[str] | None = param(None, help="criteria to compute (default: all that "
@@ -174,16 +176,52 @@ def model_of(p: Params) -> str:
     return p.model or DEFAULT_MODEL[_read(*_data_key(p)).kind]
 
 
-def settings(p: Params) -> Settings:
-    """The selection a config asks for, validated against the data."""
+def settings(p: Params, model: str | None = None) -> Settings:
+    """The selection a config asks for (of ``model``, one algorithm of ``auto``), validated
+    against the data."""
     data = _read(*_data_key(p))
-    model = model_of(p)
+    model = model or model_of(p)
     check_data(data.X, model, data.source)
     k_range = None if p.k is None else parse_range(p.k)
     options = {f: getattr(p, f) for f in OPTIONS}
-    return make_settings(model, k_range, p.criteria, n=data.n_items, d=data.n_features,
+    criteria = p.criteria
+    if p.model == "auto" and criteria is not None:  # those that apply, and the stability
+        criteria = [c for c in dict.fromkeys([*criteria, "stability"])
+                    if model in CRITERIA[c].models]
+    return make_settings(model, k_range, criteria, n=data.n_items, d=data.n_features,
                          train_labels=data.train_labels if p.train_labels else None,
                          **options)
+
+
+def selections(p: Params) -> dict[str, Settings]:
+    """model → its :class:`Settings`: one model, or every algorithm of ``auto``
+    (:data:`~mtc_cli.selection.criteria.AUTO_MODELS`)."""
+    if p.model == "auto":
+        return {m: settings(p, m) for m in AUTO_MODELS}
+    return {model_of(p): settings(p)}
+
+
+_LAST: list = []
+
+
+def _summaries(rows: pd.DataFrame, p: Params, true_k=None) -> dict:
+    """model → (summary, curves) of :func:`mtc_cli.selection.choice.summarize`, computed once
+    for the summary and the tables of the same rows."""
+    if _LAST and _LAST[0] is rows and _LAST[1] == (p, true_k):
+        return _LAST[2]
+    out = {}
+    for model, s in selections(p).items():
+        own = rows[rows["model"] == model] if p.model == "auto" else rows
+        out[model] = choice.summarize(own, s.criteria, k_lo=s.k_lo, k_hi=s.k_hi, model=model,
+                                      true_k=true_k, ps_threshold=s.ps_threshold,
+                                      coverage=s.coverage, increment_tol=s.increment_tol)
+    _LAST[:] = [rows, (p, true_k), out]
+    return out
+
+
+def _voted(summary: pd.DataFrame, s: Settings) -> pd.DataFrame:
+    return voting.decide(choice.choices(summary), voting.rule_for(s.model, s.criteria),
+                         s.k_hi)[1]
 
 
 class Select(Experiment):
@@ -193,7 +231,7 @@ class Select(Experiment):
     condition = ()
 
     def check(self, p: Params) -> None:
-        settings(p)
+        selections(p)
 
     def run_name(self, p: Params) -> str:
         """``<data stem>-<model>``: the default run directory under results/select/."""
@@ -205,9 +243,13 @@ class Select(Experiment):
     def tasks(self, p: Params) -> list[dict]:
         key, path = _data_key(p)
         model = model_of(p)
-        where = {"path": path, "read": dict(key), "tfidf": p.tfidf}
+        # with ``auto``, rows say their model; outside the task's key (as the file's
+        # location), so that the tasks are those of each model alone and of OrderSelector
+        where = {"path": path, "read": dict(key), "tfidf": p.tfidf,
+                 "rows_name_model": model == "auto"}
         return [{**t, LOCATION: where}
-                for t in engine.tasks(settings(p), _digest(key, path, model, p.tfidf))]
+                for m, s in selections(p).items()
+                for t in engine.tasks(s, _digest(key, path, m, p.tfidf))]
 
     def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
         from mtc_cli.selection.tasks import run_task
@@ -218,15 +260,17 @@ class Select(Experiment):
             raise MtcError(f"{path}: the data changed since this run was planned; run the "
                            "command again")
         X = _matrix(key, path, task["model"], where["tfidf"])
-        return run_task(X, task, rng, train_labels=_read(key, path).train_labels)
+        rows = run_task(X, task, rng, train_labels=_read(key, path).train_labels)
+        return ([{**r, "model": task["model"]} for r in rows]
+                if where.get("rows_name_model") else rows)
 
     def summarize(self, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
-        s = settings(p)
-        data = _read(*_data_key(p))
-        true_k = None if data.labels is None else len(np.unique(data.labels))
-        return choice.summarize(rows, s.criteria, k_lo=s.k_lo, k_hi=s.k_hi, model=s.model,
-                                true_k=true_k, ps_threshold=s.ps_threshold,
-                                coverage=s.coverage, increment_tol=s.increment_tol)[0]
+        """One row per criterion (``auto``: per algorithm and criterion, ``model`` first)."""
+        parts = _summaries(rows, p, _true_k(p))
+        if p.model != "auto":
+            return next(iter(parts.values()))[0]
+        return pd.concat([summary.assign(model=m)[["model", *summary.columns]]
+                          for m, (summary, _) in parts.items()], ignore_index=True)
 
     tables_read_seed = True
 
@@ -234,18 +278,31 @@ class Select(Experiment):
         """``curves``: every criterion's curve over k; ``vote``: the tally (ties marked);
         ``projection``: a 2-D PCA view of (at most 5000 of) the objects with the clustering
         at the voted k (clustering models; :func:`mtc_cli.selection.engine.clustering`
-        with the run's seed), or ``spectrum``: the singular values (svd, boolean)."""
-        s = settings(p)
-        _, curves = choice.summarize(rows, s.criteria, k_lo=s.k_lo, k_hi=s.k_hi,
-                                     model=s.model, ps_threshold=s.ps_threshold,
-                                     coverage=s.coverage, increment_tol=s.increment_tol)
-        _, vote = voting.decide(choice.choices(summary), voting.rule_for(s.model, s.criteria),
-                                s.k_hi)
-        voted = vote.loc[vote["voted"], "k"]
-        out = {"curves": curves, "vote": vote}
+        with the run's seed), or ``spectrum``: the singular values (svd, boolean). ``auto``:
+        curves and votes of every algorithm (``model`` first), ``auto``: the decision
+        (:func:`mtc_cli.selection.auto.decide`), ``stability``: each algorithm's S(k)/S_perm(k),
+        and the projection of the winner's clustering at its voted k."""
+        parts = _summaries(rows, p, _true_k(p))
+        models = selections(p)
+        votes = {m: _voted(parts[m][0], s) for m, s in models.items()}
         key = _data_key(p)
-        if s.model in CLUSTERING and len(voted):
-            out["projection"] = _projection(key, s, p.tfidf, int(voted.iloc[0]), seed)
+        if p.model == "auto":
+            curves = {m: auto.normalised_stability(rows[rows["model"] == m]) for m in models}
+            decision = auto.decide(curves, {m: _k_of(v) for m, v in votes.items()})
+            out = {"curves": _stacked({m: c for m, (_, c) in parts.items()}),
+                   "vote": _stacked(votes), "auto": decision,
+                   "stability": pd.concat([pd.DataFrame({"model": m, "k": c.index,
+                                                         "value": c.to_numpy()})
+                                           for m, c in curves.items()], ignore_index=True)}
+            best, k = auto.winner(decision)
+            if best is not None and np.isfinite(k):
+                out["projection"] = _projection(key, models[best], p.tfidf, int(k), seed)
+            return out
+        (s,) = models.values()
+        vote = votes[s.model]
+        out = {"curves": parts[s.model][1], "vote": vote}
+        if s.model in CLUSTERING and np.isfinite(_k_of(vote)):
+            out["projection"] = _projection(key, s, p.tfidf, int(_k_of(vote)), seed)
         else:
             out["spectrum"] = _spectrum(_matrix(*key, s.model, p.tfidf))
         return out
@@ -255,29 +312,62 @@ class Select(Experiment):
 
         outdir = Path(outdir)
         data = _read(*_data_key(p))
-        s = settings(p)
         extra = {name: pd.read_csv(outdir / f"{name}.csv")
-                 for name in ("projection", "spectrum") if (outdir / f"{name}.csv").is_file()}
-        title = (f"{data.source}: {MODELS[s.model]}, k = {s.k_lo}..{s.k_hi}, "
-                 f"{data.n_items} objects × {data.n_features} features")
+                 for name in ("projection", "spectrum", "auto", "stability")
+                 if (outdir / f"{name}.csv").is_file()}
+        size = f"{data.n_items} objects × {data.n_features} features"
+        if p.model == "auto":
+            s = next(iter(selections(p).values()))
+            title = (f"{data.source}: the clustering algorithm and its k (auto), "
+                     f"k = {s.k_lo}..{s.k_hi}, {size}")
+            return [figure.save_auto_figure(extra["stability"], extra["auto"],
+                                            extra.get("projection"), title,
+                                            outdir / "select.png")]
+        s = settings(p)
+        title = f"{data.source}: {MODELS[s.model]}, k = {s.k_lo}..{s.k_hi}, {size}"
         return [figure.save_figure(pd.read_csv(outdir / "curves.csv"), summary,
                                    pd.read_csv(outdir / "vote.csv"), extra, title,
                                    outdir / "select.png")]
 
     def report(self, summary: pd.DataFrame, p: Params, run_dir: Path) -> str:
-        from mtc_cli.selection.report import terminal_report
+        from mtc_cli.selection.report import auto_report, terminal_report
 
         data = _read(*_data_key(p))
-        return terminal_report(summary, settings(p), data,
-                               pd.read_csv(Path(run_dir) / "vote.csv"))
+        vote = pd.read_csv(Path(run_dir) / "vote.csv")
+        if p.model == "auto":
+            return auto_report(summary, selections(p), data, vote,
+                               pd.read_csv(Path(run_dir) / "auto.csv"))
+        return terminal_report(summary, settings(p), data, vote)
 
     def summary_json(self, outcome) -> dict:
         """The selection of a finished run as a JSON-able dict (``mtc select --json``)."""
-        from mtc_cli.selection.report import summary_json
+        from mtc_cli.selection.report import auto_json, summary_json
 
         p = outcome.config.params
-        return summary_json(outcome.summary, settings(p), _read(*_data_key(p)),
-                            pd.read_csv(Path(outcome.run_dir) / "vote.csv"), outcome.run_dir)
+        run_dir = Path(outcome.run_dir)
+        data = _read(*_data_key(p))
+        vote = pd.read_csv(run_dir / "vote.csv")
+        if p.model == "auto":
+            return auto_json(outcome.summary, selections(p), data, vote,
+                             pd.read_csv(run_dir / "auto.csv"), run_dir)
+        return summary_json(outcome.summary, settings(p), data, vote, run_dir)
+
+
+def _true_k(p: Params):
+    labels = _read(*_data_key(p)).labels
+    return None if labels is None else len(np.unique(labels))
+
+
+def _k_of(vote: pd.DataFrame) -> float:
+    """The voted k of a vote table (NaN: none)."""
+    voted = vote.loc[vote["voted"], "k"]
+    return float(voted.iloc[0]) if len(voted) else np.nan
+
+
+def _stacked(tables: dict) -> pd.DataFrame:
+    """model → table, as one table with ``model`` first."""
+    return pd.concat([t.assign(model=m)[["model", *t.columns]] for m, t in tables.items()],
+                     ignore_index=True)
 
 
 def _projection(key: tuple, s: Settings, tfidf: bool, k: int, seed: int) -> pd.DataFrame:

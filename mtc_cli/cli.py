@@ -200,9 +200,10 @@ def _parse_shard(text: str) -> tuple[int, int]:
 
 @main.command()
 @click.argument("data", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--model", type=click.Choice(list(SELECT_MODELS)),
+@click.option("--model", type=click.Choice([*SELECT_MODELS, "auto"]),
               help="What k counts [default: gmm for tables, spkmeans for .mtx, svd for "
-              "images, boolean for 0/1 matrices and user–permission lists].")
+              "images, boolean for 0/1 matrices and user–permission lists]; auto: the "
+              "clustering algorithm of lowest normalised stability, and its k.")
 @click.option("--k", "k_range", metavar="LO..HI",
               help="Range of k [default: 1..10; svd: every rank up to 100].")
 @click.option("--criteria", metavar="LIST",
@@ -258,6 +259,11 @@ def select(data, model, k_range, criteria, label_column, train_labels, columns, 
     """
     import json
 
+    if jobs != 1 and backend == "loky" and shard is None:
+        from mtc_cli.pipeline import start_workers
+
+        start_workers(jobs, ("experiments.select", "mtc_cli.selection.tasks",
+                             "sklearn.cluster", "sklearn.mixture"))
     raw = {"experiment": "select", "seed": seed, "data": str(data)}
     for key, value in (("model", model), ("k", k_range), ("label_column", label_column),
                        ("train_labels", train_labels), ("format", fmt), ("header", header),

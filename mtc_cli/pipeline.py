@@ -45,6 +45,37 @@ class Outcome:
     experiment: object = None
 
 
+def start_workers(jobs: int, modules: tuple[str, ...]) -> None:
+    """Start the ``jobs`` loky workers of a run in a background thread, each importing
+    ``modules``, while this process reads the data and plans the tasks. The run's
+    ``Parallel`` in :func:`mtc_cli.runner.run_tasks` has the same configuration (backend,
+    initializer, workers), so loky hands it these workers instead of starting its own; if
+    it ever differs, the workers are merely started twice. For small selections, where
+    starting workers and importing scikit-learn in them is a large part of the time."""
+    import os
+    import threading
+
+    from joblib import Parallel, delayed, parallel_config
+
+    from mtc_cli.runner import quiet_relaunched_tracker, watch_parent
+
+    def warm() -> None:
+        quiet_relaunched_tracker()
+        with contextlib.suppress(Exception), parallel_config(
+                backend="loky", initializer=watch_parent, initargs=(os.getpid(),)):
+            Parallel(n_jobs=jobs, batch_size=1)(delayed(_import)(modules)
+                                                for _ in range(max(jobs, 1)))
+
+    threading.Thread(target=warm, daemon=True, name="mtc-start-workers").start()
+
+
+def _import(modules: tuple[str, ...]) -> None:
+    import importlib
+
+    for name in modules:
+        importlib.import_module(name)
+
+
 def default_run_dir(cfg: Config) -> Path:
     """``results/<config stem>/``; the quick profile goes to ``results/quick/<stem>/``."""
     stem = cfg.path.stem

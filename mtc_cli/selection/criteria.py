@@ -17,10 +17,39 @@ MODELS = {
     "gmm": "number of Gaussian components",
     "kmeans": "number of clusters (k-means)",
     "spkmeans": "number of clusters (spherical k-means, cosine)",
+    "ward": "number of clusters (Ward's agglomerative clustering)",
+    "average": "number of clusters (average-linkage agglomerative clustering)",
+    "complete": "number of clusters (complete-linkage agglomerative clustering)",
+    "single": "number of clusters (single-linkage agglomerative clustering)",
+    "spectral": "number of clusters (spectral clustering, k-NN graph)",
+    "pathbased": "number of clusters (path-based clustering)",
     "svd": "rank of the truncated SVD",
     "boolean": "number of roles (Boolean factorization)",
 }
-CLUSTERING = ("gmm", "kmeans", "spkmeans")
+#: clustering models with object-wise costs (MTC and the capacity apply)
+COST_CLUSTERING = ("gmm", "kmeans", "spkmeans")
+#: clustering algorithms that yield labels only (:mod:`mtc_cli.selection.models`)
+LABEL_CLUSTERING = ("ward", "average", "complete", "single", "spectral", "pathbased")
+CLUSTERING = COST_CLUSTERING + LABEL_CLUSTERING
+#: algorithms that find groups of any shape (connected, not compact): the criteria built on
+#: compact or linearly separable clusters add assumptions beyond theirs, which Lange et al.
+#: 2002 (Sect. 4) name as why the gap statistic, Clest and the prediction strength fail on
+#: rings; for these only the stability votes (:func:`mtc_cli.selection.voting.rule_for`)
+SHAPE_FREE = ("single", "spectral", "pathbased")
+#: ``--model auto`` compares these by Lange et al.'s normalised stability
+AUTO_MODELS = ("kmeans", "gmm", *LABEL_CLUSTERING)
+#: the predictor that transfers a model's solution to new objects: for the stability (Lange
+#: et al. 2002) and for the prediction strength (Tibshirani & Walther 2005)
+PREDICTORS = {
+    "gmm": ("Bayes rule", "Bayes rule"),
+    "kmeans": ("nearest centroid", "nearest centroid"),
+    "spkmeans": ("most similar centroid", "most similar centroid"),
+    **{m: ("nearest neighbour (1-NN)", "nearest centroid")
+       for m in ("ward", "average", "complete", "single", "spectral")},
+    "pathbased": ("path-based rule (Fischer et al. 2001)", "nearest centroid"),
+}
+#: Euclidean clustering models: k-means, GMMs and the label-only algorithms
+_EUCLIDEAN = ("gmm", "kmeans", *LABEL_CLUSTERING)
 
 
 @dataclass(frozen=True)
@@ -50,9 +79,9 @@ MTC_COST = {
 }
 
 _ALL = (
-    Criterion("mtc", ("gmm", "kmeans", "spkmeans", "svd", "boolean"), 1, "split", "min",
+    Criterion("mtc", (*COST_CLUSTERING, "svd", "boolean"), 1, "split", "min",
               "", "Frank, Chehreghani & Buhmann 2011"),
-    Criterion("capacity", ("gmm", "kmeans", "spkmeans", "boolean"), 1, "split", "max",
+    Criterion("capacity", (*COST_CLUSTERING, "boolean"), 1, "split", "max",
               "max capacity max_β I_β (eq. 13), halves aligned by the soft mapping "
               "(Frank et al. eq. 12)",
               "Buhmann, Chehreghani, Frank & Streich 2011"),
@@ -65,24 +94,24 @@ _ALL = (
               "Lange, Braun, Roth & Buhmann 2002"),
     Criterion("prediction_strength", CLUSTERING, 1, "split", "threshold",
               "largest k with strength ≥ 0.8", "Tibshirani & Walther 2005"),
-    Criterion("gap", ("gmm", "kmeans"), 1, "gap", "gap",
+    Criterion("gap", _EUCLIDEAN, 1, "gap", "gap",
               "1-s.e. rule on Gap(k)",
               "Tibshirani, Walther & Hastie 2001"),
-    Criterion("gap_first_se_max", ("gmm", "kmeans"), 1, "gap", "gap",
+    Criterion("gap_first_se_max", _EUCLIDEAN, 1, "gap", "gap",
               "first local max of Gap(k), then the smallest k within 1 s.e. of it "
               "(clusGap's firstSEmax)", "Tibshirani, Walther & Hastie 2001; Maechler et al."),
-    Criterion("gap_global_max", ("gmm", "kmeans"), 1, "gap", "gap",
+    Criterion("gap_global_max", _EUCLIDEAN, 1, "gap", "gap",
               "max Gap(k) (clusGap's globalmax)", "Tibshirani, Walther & Hastie 2001"),
-    Criterion("clest", ("gmm", "kmeans"), 2, "clest", "clest",
+    Criterion("clest", _EUCLIDEAN, 2, "clest", "clest",
               "max d_k with p ≤ 0.05 (else 1)",
               "Dudoit & Fridlyand 2002"),
     Criterion("silhouette", CLUSTERING, 2, "full", "max", "max mean silhouette width",
               "Rousseeuw 1987"),
-    Criterion("calinski_harabasz", ("gmm", "kmeans"), 2, "full", "max",
+    Criterion("calinski_harabasz", _EUCLIDEAN, 2, "full", "max",
               "max between/within dispersion", "Caliński & Harabasz 1974"),
-    Criterion("davies_bouldin", ("gmm", "kmeans"), 2, "full", "min",
+    Criterion("davies_bouldin", _EUCLIDEAN, 2, "full", "min",
               "min mean worst-case similarity", "Davies & Bouldin 1979"),
-    *(Criterion(name, ("gmm", "kmeans"), k_min, "full", "index", optimises, source)
+    *(Criterion(name, _EUCLIDEAN, k_min, "full", "index", optimises, source)
       for name, (k_min, _, optimises, source) in INDEX_TABLE.items()),
     Criterion("pac_mdl", CLUSTERING, 2, "full", "min",
               "min bound on the transductive test error", "Banerjee & Langford 2004",
@@ -130,6 +159,9 @@ def markdown_table() -> str:
         if c.needs_train_labels:
             how += " (needs `--train-labels`)"
         rows.append(f"| `{c.name}` | {marks} | k ≥ {c.k_min} | {how} | {c.source} |")
-    mtc = "\n".join(f"| `{m}` | {MODELS[m]} | {MTC_COST[m]} |" for m in MODELS)
+    mtc = "\n".join(f"| `{m}` | {MODELS[m]} | {MTC_COST[m]} |" for m in MTC_COST)
+    predictors = "\n".join(f"| `{m}` | {a} | {b} |" for m, (a, b) in PREDICTORS.items())
     return ("\n".join([head, *rows]) + "\n\nMTC's transfer cost per model:\n\n"
-            "| model | k counts | `mtc` chooses |\n|---|---|---|\n" + mtc)
+            "| model | k counts | `mtc` chooses |\n|---|---|---|\n" + mtc
+            + "\n\nThe predictor that transfers a solution to new objects:\n\n"
+            "| model | stability | prediction strength |\n|---|---|---|\n" + predictors)

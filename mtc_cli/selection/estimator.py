@@ -7,8 +7,8 @@ import pandas as pd
 from sklearn.base import BaseEstimator
 
 from mtc_cli.errors import MtcError
-from mtc_cli.selection import choice, engine, voting
-from mtc_cli.selection.criteria import CLUSTERING, MODELS
+from mtc_cli.selection import auto, choice, engine, voting
+from mtc_cli.selection.criteria import AUTO_MODELS, CLUSTERING, CRITERIA, MODELS
 from mtc_cli.selection.settings import check_data, make_settings, parse_range
 
 
@@ -17,10 +17,14 @@ class OrderSelector(BaseEstimator):
 
     Parameters
     ----------
-    model : {"gmm", "kmeans", "spkmeans", "svd", "boolean"}
+    model : {"gmm", "kmeans", "spkmeans", "ward", "average", "complete", "single", \
+"spectral", "pathbased", "svd", "boolean", "auto"}
         What k counts: Gaussian components, k-means clusters, spherical k-means clusters
-        (rows are L2-normalised; apply tf-idf yourself), the rank of a truncated SVD, or
-        the roles of a Boolean factorization (0/1 data).
+        (rows are L2-normalised; apply tf-idf yourself), the clusters of an agglomerative,
+        spectral or path-based clustering, the rank of a truncated SVD, or the roles of a
+        Boolean factorization (0/1 data). ``"auto"``: every algorithm of
+        :data:`~mtc_cli.selection.criteria.AUTO_MODELS`, the one of lowest normalised
+        stability chosen (:mod:`mtc_cli.selection.auto`) and its vote the answer.
     k : range, (lo, hi) or "lo..hi"
         Contiguous range of k; ``None``: 1..10 (svd: every rank up to 100), at most half
         the objects.
@@ -44,6 +48,9 @@ class OrderSelector(BaseEstimator):
     splits, defined range, what it optimises); ``results_``: the tidy rows of every task;
     ``curves_``: each criterion's curve over k; ``labels_``: the clustering of X at ``k_``
     (clustering models); ``true_k_``: distinct values of ``y`` if given (never used).
+    With ``model="auto"``: ``model_`` the winning algorithm, ``auto_`` the decision table
+    (:func:`mtc_cli.selection.auto.decide`), ``selections_`` {algorithm: its fitted
+    OrderSelector}, and the attributes above those of the winner.
     """
 
     def __init__(self, model="gmm", k=None, criteria="all", *, splits=10, references=10,
@@ -69,8 +76,11 @@ class OrderSelector(BaseEstimator):
         per object (None/NaN: unlabelled) for the PAC-MDL bound (Banerjee & Langford)."""
         from sklearn.utils.validation import check_array
 
+        if self.model == "auto":
+            return self._fit_auto(X, y, train_labels)
         if self.model not in MODELS:
-            raise ValueError(f"model must be one of {', '.join(MODELS)}, got {self.model!r}")
+            raise ValueError(f"model must be one of {', '.join(MODELS)}, auto; got "
+                             f"{self.model!r}")
         X = check_array(X, accept_sparse="csr" if self.model == "spkmeans" else False,
                         dtype=np.float64, ensure_min_samples=2)
         train = _train_labels(train_labels, X.shape[0])
@@ -108,6 +118,30 @@ class OrderSelector(BaseEstimator):
         if settings.model in CLUSTERING and self.k_ is not None:
             self.labels_ = engine.clustering(X, settings, self.k_, seed,
                                              engine.data_digest(X, train))
+        return self
+
+    def _fit_auto(self, X, y, train_labels):
+        """Every algorithm of ``AUTO_MODELS`` with this selector's settings, then the
+        decision of :func:`mtc_cli.selection.auto.decide`; the winner's attributes."""
+        params = self.get_params()
+        fitted = {}
+        for m in AUTO_MODELS:
+            params["model"] = m
+            if self.criteria not in ("all", None):  # those that apply, and the stability
+                params["criteria"] = [c for c in dict.fromkeys([*self.criteria, "stability"])
+                                      if m in CRITERIA[c].models]
+            fitted[m] = OrderSelector(**params).fit(X, y, train_labels=train_labels)
+        self.selections_ = fitted
+        self.auto_ = auto.decide(
+            {m: auto.normalised_stability(f.results_) for m, f in fitted.items()},
+            {m: np.nan if f.k_ is None else f.k_ for m, f in fitted.items()})
+        best, _ = auto.winner(self.auto_)
+        self.model_ = best
+        if best is not None:
+            for name in ("results_", "summary_", "curves_", "tally_", "k_", "votes_",
+                         "true_k_", "settings_", "labels_"):
+                if hasattr(fitted[best], name):
+                    setattr(self, name, getattr(fitted[best], name))
         return self
 
     def plot(self, ax=None):

@@ -149,3 +149,47 @@ def save_figure(curves: pd.DataFrame, summary: pd.DataFrame, vote: pd.DataFrame,
         view.set_axis_off()
     fig.suptitle(title, fontsize=10, y=0.95)
     return plotting.save(fig, path)
+
+
+def draw_stability(ax, stability: pd.DataFrame, decision: pd.DataFrame) -> None:
+    """``--model auto``: each algorithm's S(k)/S_perm(k), its lowest value marked; the
+    winner's curve drawn thick."""
+    from matplotlib import colormaps
+
+    winners = set(decision.loc[decision["winner"], "model"])
+    colours = colormaps["tab10"]
+    for i, (model, g) in enumerate(stability.groupby("model", sort=False)):
+        thick = model in winners
+        line, = ax.plot(g["k"], g["value"], marker="o", ms=3, lw=2.4 if thick else 1.0,
+                        alpha=1.0 if thick else 0.75, color=colours(i % 10),
+                        label=f"{model} (winner)" if thick else model)
+        low = g.loc[g["value"] == g["value"].min()]
+        if len(low):
+            ax.plot(low["k"].max(), low["value"].min(), "o", ms=9, mfc="none",
+                    mec=line.get_color(), mew=1.5)
+    ax.set_xlabel("k")
+    ax.set_ylabel("S(k) / S_perm(k)  (lower: more stable)")
+    ax.set_title("normalised stability per algorithm (circles: each one's lowest)", fontsize=9)
+    ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+
+
+def save_auto_figure(stability: pd.DataFrame, decision: pd.DataFrame,
+                     projection: pd.DataFrame | None, title: str, path: Path) -> Path:
+    """``--model auto``: the stability curves (left) and the data view coloured by the
+    winner's clustering at its voted k (right)."""
+    from mtc_cli import plotting
+
+    fig = plotting.new_figure(12.0, 4.8)
+    ax_curves = fig.add_axes([0.06, 0.12, 0.38, 0.72])
+    draw_stability(ax_curves, stability, decision)
+    view = fig.add_axes([0.62, 0.12, 0.34, 0.72])
+    best = decision[decision["winner"]]
+    if projection is not None and len(best):
+        draw_projection(view, projection, int(best["vote_k"].iloc[0]))
+        view.set_title(f"{best['model'].iloc[0]} at its voted k = "
+                       f"{int(best['vote_k'].iloc[0])} ({len(projection)} objects shown)",
+                       fontsize=9)
+    else:
+        view.set_axis_off()
+    fig.suptitle(title, fontsize=10, y=0.97)
+    return plotting.save(fig, path)

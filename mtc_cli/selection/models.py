@@ -13,8 +13,22 @@ costs ε_ik, its natural predictor and its transfer cost as the MTC paper prescr
   is eq. 14 with that dissimilarity and β = 0.75 / R(s¹, X¹, 1) — our transfer of Sect. 7's
   rule to the cosine cost.
 
+The clustering algorithms that yield labels only (no object-wise costs, so neither MTC nor
+the capacity applies) — agglomerative ``ward``, ``average``, ``complete`` and ``single``
+linkage, ``spectral`` clustering on a k-nearest-neighbour graph and ``pathbased`` clustering
+(Fischer, Zöller & Buhmann 2001) — fit every k from one hierarchy or embedding, on at most
+``max_items`` objects (a random sample above that, the rest extended by the algorithm's
+predictor). Their predictor, which transfers a solution to new objects for the stability
+of Lange et al. 2002, is the algorithm's own where it has one (path-based clustering's rule)
+and otherwise the nearest neighbour in the objects the solution was fitted on — Lange et
+al.'s recipe for algorithms without one.
+
 Every model takes a ``numpy.random.Generator`` and draws the seed of each fit from it, so
-a fit is reproducible from the task's generator.
+a fit is reproducible from the task's generator. ``fit_all`` fits every k of a range (for the
+models above one fit per k, drawn in the order of k), ``predict_all`` transfers every k's
+solution, and ``strength_predict_all`` is the predictor of the prediction strength
+(Tibshirani & Walther 2005: the nearest centroid of the training clusters; the GMM's Bayes
+rule).
 """
 
 from __future__ import annotations
@@ -27,7 +41,7 @@ import scipy.sparse as sp
 from mtc_cli.criteria import kmeans_transfer
 from mtc_cli.criteria.transfer_cost import transfer_cost
 from mtc_cli.mappings import soft
-from mtc_cli.models import gmm, kmeans, text
+from mtc_cli.models import clusterers, gmm, kmeans, text
 
 
 @dataclass(frozen=True)
@@ -44,8 +58,24 @@ def _seed(rng: np.random.Generator) -> int:
     return int(rng.integers(2**31 - 1))
 
 
+class _PerK:
+    """One fit per k, drawn in the order of k; the model's own predictor serves the
+    stability and the prediction strength."""
+
+    strength_by_predictor = True
+
+    def fit_all(self, X, ks, rng: np.random.Generator) -> dict[int, Fit]:
+        return {k: self.fit(X, k, rng) for k in ks}
+
+    def predict_all(self, fits: dict, X) -> dict[int, np.ndarray]:
+        return {k: self.predict(f, X) for k, f in fits.items()}
+
+    def strength_predict_all(self, fits: dict, X) -> dict[int, np.ndarray]:
+        return self.predict_all(fits, X)
+
+
 @dataclass(frozen=True)
-class Gmm:
+class Gmm(_PerK):
     """Gaussian mixture with ``covariance_type`` covariances, best of ``n_init`` EM runs."""
 
     covariance_type: str = "full"
@@ -80,7 +110,7 @@ class Gmm:
 
 
 @dataclass(frozen=True)
-class Kmeans:
+class Kmeans(_PerK):
     """k-means (scikit-learn ``KMeans``, k-means++ seeding, best of ``n_init`` runs)."""
 
     n_init: int = 1
@@ -139,7 +169,7 @@ class SphericalKmeansSolution:
 
 
 @dataclass(frozen=True)
-class SphericalKmeans:
+class SphericalKmeans(_PerK):
     """Spherical k-means (:func:`mtc_cli.models.text.spkmeans`) from ``n_init`` sets of k
     seed documents (:meth:`seeds`), the run of least cost Σ_i (1 − x_iᵀμ_c(i)) kept. Rows
     of X must have unit L2 norm (:func:`unit_rows`)."""
@@ -202,21 +232,187 @@ class SphericalKmeans:
         return float(np.einsum("nt,nt->n", D, soft(D, self.beta_factor / r1)).mean())
 
 
+# --- algorithms that yield labels only ------------------------------------------------------
+
+@dataclass(frozen=True)
+class Labelling:
+    """A label-only solution: the objects it was fitted on (``X``) and their ``labels``."""
+
+    X: np.ndarray
+    labels: np.ndarray
+
+
+class _Labels:
+    """Fits every k of a range from one run of the algorithm (:meth:`partitions`) on at most
+    ``max_items`` objects, extends the solution to the other objects by :meth:`transfer`,
+    and predicts new objects the same way."""
+
+    metric = "euclidean"
+    #: the algorithm's own predictor (else the nearest neighbour of Lange et al.)
+    own_predictor = False
+    strength_by_predictor = False
+
+    def partitions(self, X: np.ndarray, ks, rng: np.random.Generator) -> dict:
+        raise NotImplementedError
+
+    def fit_all(self, X, ks, rng: np.random.Generator) -> dict[int, Fit]:
+        """Every k in ``ks`` from one run of the algorithm; above ``max_items`` objects on a
+        random sample of that many, the others labelled by the predictor."""
+        X = np.asarray(X, dtype=np.float64)
+        ks = [int(k) for k in ks]
+        if not ks:
+            return {}
+        sample = (np.arange(len(X)) if len(X) <= self.max_items else
+                  np.sort(rng.choice(len(X), size=self.max_items, replace=False)))
+        Xs = X[sample]
+        parts = self.partitions(Xs, ks, rng)
+        labels = ({k: np.asarray(v, dtype=np.intp) for k, v in parts.items()}
+                  if len(sample) == len(X) else self.transfer(Xs, parts, X))
+        return {k: Fit(k, Labelling(Xs, np.asarray(parts[k], dtype=np.intp)), labels[k])
+                for k in ks}
+
+    def fit(self, X, k: int, rng: np.random.Generator) -> Fit:
+        return self.fit_all(X, [k], rng)[k]
+
+    def transfer(self, X_train: np.ndarray, labels: dict, X) -> dict[int, np.ndarray]:
+        """The labels of the objects X under the training solutions ``labels`` ({k: labels
+        of X_train}): the nearest training object's label (computed once for every k), in
+        blocks of rows."""
+        from mtc_cli.mappings import nearest_neighbour
+
+        X = np.asarray(X, dtype=np.float64)
+        nearest = nearest_neighbour(X_train, X, chunk=max(1, 2_000_000 // max(1, len(X_train))))
+        return {k: np.asarray(lab, dtype=np.intp)[nearest] for k, lab in labels.items()}
+
+    def predict_all(self, fits: dict, X) -> dict[int, np.ndarray]:
+        """Each k's solution transferred to X (:meth:`transfer`), from the objects it was fitted
+        on; one transfer serves every k fitted on the same objects."""
+        out, groups = {}, {}
+        for k, f in fits.items():
+            groups.setdefault(id(f.solution.X), (f.solution.X, {}))[1][k] = f.solution.labels
+        for X_train, labels in groups.values():
+            out.update(self.transfer(X_train, labels, X))
+        return {k: out[k] for k in fits}
+
+    def predict(self, fit: Fit, X) -> np.ndarray:
+        return self.predict_all({fit.k: fit}, X)[fit.k]
+
+    def strength_predict_all(self, fits: dict, X) -> dict[int, np.ndarray]:
+        """The nearest centroid of the training clusters, the predictor of the prediction
+        strength (Tibshirani & Walther 2005) whatever the algorithm."""
+        X = np.asarray(X, dtype=np.float64)
+        return {k: clusterers.nearest_centroid_predict(f.solution.X, {k: f.solution.labels},
+                                                       X)[k].astype(np.intp)
+                for k, f in fits.items()}
+
+
+#: the agglomerative linkages of ``mtc select`` (scipy's ``linkage`` methods)
+LINKAGES = ("ward", "average", "complete", "single")
+
+
+@dataclass(frozen=True)
+class Agglomerative(_Labels):
+    """Agglomerative clustering with ``linkage`` (Ward's minimum variance, average,
+    complete or single linkage) on Euclidean distances: scipy's ``linkage`` (single linkage
+    by the minimum spanning tree), one tree cut at every k (``cut_tree``). Deterministic."""
+
+    linkage: str = "ward"
+    max_items: int = 2000
+
+    @property
+    def name(self) -> str:
+        return self.linkage
+
+    def partitions(self, X, ks, rng):
+        from scipy.cluster.hierarchy import cut_tree, linkage
+
+        if len(X) < 2:
+            return {k: np.zeros(len(X), dtype=np.intp) for k in ks}
+        tree = linkage(X, method=self.linkage)
+        cuts = cut_tree(tree, n_clusters=ks)
+        return {k: cuts[:, j].astype(np.intp) for j, k in enumerate(ks)}
+
+
+@dataclass(frozen=True)
+class Spectral(_Labels):
+    """Spectral clustering on the symmetrised ``n_neighbors``-nearest-neighbour graph
+    (scikit-learn's ``SpectralClustering(affinity="nearest_neighbors")``): the normalised
+    Laplacian's embedding (``spectral_embedding``) computed once with max(ks) eigenvectors,
+    the first k of them clustered by k-means (``n_init`` restarts) for each k."""
+
+    n_neighbors: int = 10
+    n_init: int = 10
+    max_items: int = 2000
+    name: str = "spectral"
+
+    def partitions(self, X, ks, rng):
+        import warnings
+
+        from sklearn.cluster import KMeans
+        from sklearn.manifold import spectral_embedding
+        from sklearn.neighbors import kneighbors_graph
+
+        out = {k: np.zeros(len(X), dtype=np.intp) for k in ks if k == 1}
+        many = [k for k in ks if k >= 2]
+        if not many:
+            return out
+        graph = kneighbors_graph(X, n_neighbors=min(self.n_neighbors, len(X) - 1),
+                                 include_self=True)
+        with warnings.catch_warnings():  # a graph of several components: expected here
+            warnings.simplefilter("ignore", UserWarning)
+            maps = spectral_embedding(0.5 * (graph + graph.T), n_components=max(many),
+                                      random_state=_seed(rng), drop_first=False)
+        for k in many:
+            km = KMeans(n_clusters=k, n_init=self.n_init, random_state=_seed(rng))
+            out[k] = km.fit(maps[:, :k]).labels_.astype(np.intp)
+        return {k: out[k] for k in ks}
+
+
+@dataclass(frozen=True)
+class PathBased(_Labels):
+    """Path-based clustering (Fischer, Zöller & Buhmann 2001;
+    :func:`mtc_cli.models.clusterers.pathbased_cluster`, one agglomeration for every k) with
+    its own predictor (:func:`~mtc_cli.models.clusterers.pathbased_predict`). Deterministic."""
+
+    max_items: int = 2000
+    name: str = "pathbased"
+    own_predictor = True
+
+    def partitions(self, X, ks, rng):
+        return clusterers.pathbased_cluster(X, ks)
+
+    def transfer(self, X_train, labels, X):
+        """Path-based clustering's rule (least increase of the cost on effective
+        dissimilarities), in blocks of 1 000 objects."""
+        X = np.asarray(X, dtype=np.float64)
+        blocks = [clusterers.pathbased_predict(X_train, labels, X[s:s + 1000])
+                  for s in range(0, len(X), 1000)]
+        return {k: np.concatenate([b[k] for b in blocks]).astype(np.intp) for k in labels}
+
+
 def cluster_model(name: str, *, n_init: int = 1, covariance_type: str = "full",
-                  beta_factor: float = 0.75):
-    """The clustering model ``name`` (``gmm``, ``kmeans``, ``spkmeans``) with its settings."""
+                  beta_factor: float = 0.75, max_items: int = 2000):
+    """The clustering model ``name`` (``gmm``, ``kmeans``, ``spkmeans``, a linkage of
+    :data:`LINKAGES`, ``spectral``, ``pathbased``) with its settings."""
     if name == "gmm":
         return Gmm(covariance_type=covariance_type, n_init=n_init)
     if name == "kmeans":
         return Kmeans(n_init=n_init, beta_factor=beta_factor)
     if name == "spkmeans":
         return SphericalKmeans(n_init=n_init, beta_factor=beta_factor)
+    if name in LINKAGES:
+        return Agglomerative(linkage=name, max_items=max_items)
+    if name == "spectral":
+        return Spectral(max_items=max_items)
+    if name == "pathbased":
+        return PathBased(max_items=max_items)
     raise ValueError(f"{name!r} is not a clustering model")
 
 
 def clusterer(model):
     """Lange et al.'s ``cluster(X, ks, rng) -> {k: labels}`` for the gap statistic and Clest."""
     def cluster(X, ks, rng):
-        return {k: (np.zeros(X.shape[0], dtype=np.intp) if k == 1
-                    else model.fit(X, k, rng).labels) for k in ks}
+        fits = model.fit_all(X, [k for k in ks if k != 1], rng)
+        return {k: (np.zeros(X.shape[0], dtype=np.intp) if k == 1 else fits[k].labels)
+                for k in ks}
     return cluster

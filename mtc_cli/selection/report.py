@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from mtc_cli.selection import voting
-from mtc_cli.selection.criteria import CLUSTERING, CRITERIA, MODELS
+from mtc_cli.selection.criteria import CLUSTERING, CRITERIA, LABEL_CLUSTERING, MODELS, PREDICTORS
 
 
 def _k(v) -> str:
@@ -30,7 +30,9 @@ def _data_line(data, settings) -> str:
             "boolean": "columns (0/1)"}[data.kind]
     line = (f"{data.source}: {data.n_items} objects × {data.n_features} {kind}. Model "
             f"{settings.model}: k = {MODELS[settings.model]}, {settings.k_lo}..{settings.k_hi}")
-    if settings.model in CLUSTERING:
+    if settings.model in LABEL_CLUSTERING:
+        line += "; one run of the algorithm serves every k"
+    elif settings.model in CLUSTERING:
         n = settings.n_init
         line += f"; every fit the best of {n} start{'s' if n > 1 else ''} (n_init)"
     return line
@@ -82,6 +84,9 @@ def vote_lines(vote: pd.DataFrame, rule, n_criteria: int) -> list[str]:
     silent = n_criteria - cast
     silent = f", {silent} {'criterion' if silent == 1 else 'criteria'} without a vote" \
         if silent else ""
+    if rule.weights is not None and len(rule.weights) == 1:
+        return [*head, f"Vote of the {next(iter(rule.weights))} alone: k = {row['k']}"
+                       f"{f' ({silent[2:]})' if silent else ''}"]
     return [*head, f"{voting.kind(vote).capitalize()} vote: k = {row['k']} ({row['votes']} "
                    f"of the {cast} votes cast{silent}; tally {tally}{tie})"]
 
@@ -113,6 +118,11 @@ def _notes(summary, settings, data) -> list[str]:
     for _, r in summary.iterrows():
         if isinstance(r["note"], str) and r["note"]:
             out.append(f"{r['criterion']}: {r['note']}")
+    if settings.model in LABEL_CLUSTERING and data.n_items > settings.max_items // 2:
+        out.append(f"{settings.model}: every fit on more than {settings.max_items} objects "
+                   f"(the data, or a half of them) is made on a random sample of "
+                   f"{settings.max_items}, the others labelled by its predictor "
+                   f"({PREDICTORS[settings.model][0]}).")
     out += list(data.notes)
     if data.kind == "table" and not any("standardi" in n for n in data.notes):
         out.append("Features used as given (not standardised; --standardize to z-score).")
@@ -151,3 +161,71 @@ def summary_json(summary: pd.DataFrame, settings, data, vote: pd.DataFrame,
         "true_k": num(summary["true_k"].iloc[0]),
         "results": str(run_dir),
     }
+
+
+def auto_report(summary: pd.DataFrame, selections: dict, data, vote: pd.DataFrame,
+                decision: pd.DataFrame) -> str:
+    """``--model auto``: every algorithm's lowest normalised stability and vote, the winner,
+    its margin and its own table of criteria."""
+    best = decision[decision["winner"]]
+    first = next(iter(selections.values()))
+    lines = [f"{data.source}: {data.n_items} objects × {data.n_features} features. Model auto: "
+             f"the clustering algorithm of lowest normalised stability S(k)/S_perm(k) "
+             f"(Lange et al. 2002; baseline: the labels permuted), and its vote; "
+             f"k = {first.k_lo}..{first.k_hi}", ""]
+    table = pd.DataFrame({
+        "algorithm": decision["model"],
+        "min S/S_perm": [f"{v:.3f}" if np.isfinite(v) else "–"
+                         for v in decision["min_stability"]],
+        "at k": [_k(v) for v in decision["stability_k"]],
+        "vote": [_k(v) for v in decision["vote_k"]],
+        "": ["← winner" if w else "" for w in decision["winner"]]})
+    lines.append(table.to_string(index=False))
+    if best.empty:
+        lines += ["", "No algorithm has a finite stability: no answer."]
+    else:
+        row = best.iloc[0]
+        tied = decision.loc[~decision["winner"]
+                            & (decision["min_stability"] == row["min_stability"]), "model"]
+        margin = (f", tied with {', '.join(tied)}: the first listed wins" if len(tied) else
+                  f", ahead by {row['margin']:.3f} of the next"
+                  if np.isfinite(row["margin"]) else "")
+        lines += ["", f"Answer: {row['model']}, k = {_k(row['vote_k'])} (its vote; lowest "
+                      f"S/S_perm {row['min_stability']:.3f} at k = {_k(row['stability_k'])}"
+                      f"{margin})."]
+        model = row["model"]
+        own = summary[summary["model"] == model].drop(columns="model")
+        own_vote = _own_vote(vote, model)
+        lines += ["", f"The criteria of {model}:", "",
+                  terminal_report(own, selections[model], data, own_vote)]
+    return "\n".join(lines)
+
+
+def auto_json(summary: pd.DataFrame, selections: dict, data, vote: pd.DataFrame,
+              decision: pd.DataFrame, run_dir) -> dict:
+    """``--model auto`` as a JSON-able dict: the decision and every algorithm's selection."""
+    def num(v):
+        return None if v is None or not np.isfinite(v) else (int(v) if v == int(v) else v)
+
+    best = decision[decision["winner"]]
+    return {
+        "model": "auto",
+        "answer": (None if best.empty else
+                   {"model": best["model"].iloc[0], "k": num(best["vote_k"].iloc[0]),
+                    "margin": num(best["margin"].iloc[0])}),
+        "algorithms": [{"model": r["model"], "min_stability": num(r["min_stability"]),
+                        "stability_k": num(r["stability_k"]), "vote_k": num(r["vote_k"]),
+                        "winner": bool(r["winner"])} for _, r in decision.iterrows()],
+        "selections": {m: summary_json(summary[summary["model"] == m].drop(columns="model"),
+                                       s, data, _own_vote(vote, m), run_dir)
+                       for m, s in selections.items()},
+        "results": str(run_dir),
+    }
+
+
+def _own_vote(vote: pd.DataFrame, model: str) -> pd.DataFrame:
+    """One algorithm's vote table out of the stacked ``vote.csv`` of ``auto`` (without the
+    columns only other algorithms' rules fill, e.g. a run-off's ``finalist``)."""
+    own = vote[vote["model"] == model].drop(columns="model").dropna(axis=1, how="all")
+    flags = [c for c in ("voted", "leading", "finalist") if c in own.columns]
+    return own.astype({c: bool for c in flags}).reset_index(drop=True)

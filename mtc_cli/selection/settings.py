@@ -14,12 +14,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from mtc_cli.errors import MtcError
-from mtc_cli.selection.criteria import CRITERIA, applicable
+from mtc_cli.selection.criteria import CRITERIA, LABEL_CLUSTERING, applicable
 
 #: the fewest objects a selection runs on: two in each random half
 MIN_OBJECTS = 4
 #: the largest k offered by default (svd: every rank up to this many)
-DEFAULT_K_HI = {"gmm": 10, "kmeans": 10, "spkmeans": 10, "boolean": 10, "svd": 100}
+DEFAULT_K_HI = {"gmm": 10, "kmeans": 10, "spkmeans": 10, "boolean": 10, "svd": 100,
+                **dict.fromkeys(LABEL_CLUSTERING, 10)}
 #: restarts of every fit a criterion reads (k-means++ starts for k-means, EM runs for GMMs,
 #: the best objective kept), by model — the default of every entry point (``mtc select``,
 #: the select experiment, ``OrderSelector``, the league). Chosen on 20 data sets of the

@@ -91,7 +91,7 @@ def _model(s: Settings):
     from mtc_cli.selection.models import cluster_model
 
     return cluster_model(s.model, n_init=s.n_init, covariance_type=s.covariance_type,
-                         beta_factor=s.beta_factor)
+                         beta_factor=s.beta_factor, max_items=s.max_items)
 
 
 def _nearest(model_name: str, X1, X2) -> np.ndarray:
@@ -126,8 +126,10 @@ def _split_clustering(X, s: Settings, rng) -> list[dict]:
     directions averaged), the capacity (eq. 13, both directions averaged; samples of at most
     ``max_items`` of each half aligned by the soft mapping of MTC eq. 12,
     :mod:`mtc_cli.criteria.soft_capacity`), the disagreement
-    of A_k(X²) with the prediction of X¹'s solution on X² and its random-labelling baseline
-    (Lange et al.), and the prediction strength of the same pair (Tibshirani & Walther)."""
+    of A_k(X²) with the prediction of X¹'s solution on X² and its random-labelling baselines
+    (``random``: uniform labels, Lange et al.; ``permuted``: the same labels permuted, which
+    keeps the cluster sizes — :mod:`mtc_cli.selection.auto` compares algorithms by it), and
+    the prediction strength of the same pair (Tibshirani & Walther)."""
     from mtc_cli.criteria import prediction_strength, stability
     from mtc_cli.criteria.soft_capacity import alignment, soft_capacity
 
@@ -136,8 +138,8 @@ def _split_clustering(X, s: Settings, rng) -> list[dict]:
     X1, X2 = X[i1], X[i2]
     want = set(s.criteria)
     ks = list(range(s.k_lo, s.k_hi + 1))
-    fit1 = {k: model.fit(X1, k, rng) for k in ks}
-    fit2 = {k: model.fit(X2, k, rng) for k in ks}
+    fit1 = model.fit_all(X1, ks, rng)
+    fit2 = model.fit_all(X2, ks, rng)
     capacity_note = ""
     if "capacity" in want:  # I_β is a mean over objects: estimated on ≤ max_items of them
         A = X1[_sample(X1.shape[0], s.max_items, rng)]
@@ -146,6 +148,16 @@ def _split_clustering(X, s: Settings, rng) -> list[dict]:
             mappings = alignment(A, B, model.metric)
         except ValueError as exc:  # a half whose objects all coincide: no mapping scale
             capacity_note = f"not computed: {exc}"
+    # the solution of X¹ transferred to X²: by the model's predictor (stability) and by the
+    # prediction strength's (the nearest centroid; the GMM's Bayes rule)
+    predicted = model.predict_all(fit1, X2) if {"stability", "prediction_strength"} & want \
+        else {}
+    strength = (model.strength_predict_all(fit1, X2)
+                if "prediction_strength" in want and not model.strength_by_predictor
+                else predicted)
+    # the size-keeping baseline (labels permuted) draws from a generator of its own, spawned
+    # without advancing ``rng``: every other score is as without it
+    sizes_rng = rng.spawn(1)[0] if "stability" in want else None
     rows = []
     for k in ks:
         f1, f2 = fit1[k], fit2[k]
@@ -158,15 +170,17 @@ def _split_clustering(X, s: Settings, rng) -> list[dict]:
         elif "capacity" in want:
             score = soft_capacity(A, B, f1, f2, model, mappings, n_grid=CAPACITY_GRID)
             rows.append({"criterion": "capacity", "k": k, "score": score})
-        predicted = model.predict(f1, X2) if {"stability", "prediction_strength"} & want \
-            else None
         if "stability" in want and k >= 2:
-            d = stability.disagreement(f2.labels, predicted)
-            base = stability.random_disagreement(f2.labels, predicted, k, rng,
+            d = stability.disagreement(f2.labels, predicted[k])
+            base = stability.random_disagreement(f2.labels, predicted[k], k, rng,
                                                  n_draws=s.n_random)
-            rows.append({"criterion": "stability", "k": k, "score": d, "random": base})
+            kept = stability.random_disagreement(f2.labels, predicted[k], k, sizes_rng,
+                                                 normalisation="permutation",
+                                                 n_draws=s.n_random)
+            rows.append({"criterion": "stability", "k": k, "score": d, "random": base,
+                         "permuted": kept})
         if "prediction_strength" in want:
-            ps = prediction_strength.prediction_strength(f2.labels, predicted)
+            ps = prediction_strength.prediction_strength(f2.labels, strength[k])
             rows.append({"criterion": "prediction_strength", "k": k, "score": ps})
     return rows
 
@@ -247,7 +261,7 @@ def _full_clustering(X, s: Settings, rng, train_labels) -> list[dict]:
     model = _model(s)
     want = set(s.criteria)
     ks = list(range(s.k_lo, s.k_hi + 1))
-    fits = {k: model.fit(X, k, rng) for k in ks}
+    fits = model.fit_all(X, ks, rng)
     n, d = X.shape
     seed = int(rng.integers(2**31 - 1))
     rows = []

@@ -7,9 +7,10 @@ then no evidence for that k), and whether a run-off between the two leading k de
 rules of ``mtc select`` for k-means and GMMs are fitted by the ``criteria_league``
 experiment on the data sets of its first ``data_seed`` and reported on those of the others;
 they ship as ``vote_rule.csv`` beside this module (``tests/test_voting.py`` checks that it is
-the league's committed ``results/criteria_league/vote_rule.csv``). Every other model, and
-every selection whose criteria include none of a rule's voters, takes :data:`PLURALITY`:
-one vote per criterion.
+the league's committed ``results/criteria_league/vote_rule.csv``). The algorithms that find
+groups of any shape (:data:`~mtc_cli.selection.criteria.SHAPE_FREE`) take :func:`stability_rule`:
+only the stability votes. Every other model, and every selection whose criteria include none
+of a rule's voters, takes :data:`PLURALITY`: one vote per criterion.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from mtc_cli.selection.criteria import SHAPE_FREE
 
 #: the fitted rules that ship with mtc (written by the criteria_league experiment)
 RULE_FILE = Path(__file__).with_name("vote_rule.csv")
@@ -43,6 +46,7 @@ class Rule:
     def describe(self) -> str:
         """One line: who votes, with what weight, and how."""
         who = ("every criterion, one vote each" if self.weights is None else
+               f"the {next(iter(self.weights))} alone" if len(self.weights) == 1 else
                f"{len(self.weights)} criteria, "
                + ("weighted by their league record" if len(set(self.weights.values())) > 1
                   else "one vote each"))
@@ -218,9 +222,23 @@ def _shipped() -> pd.DataFrame | None:
     return pd.read_csv(RULE_FILE) if RULE_FILE.is_file() else None
 
 
+def stability_rule(criteria) -> Rule:
+    """Only the stability votes: for algorithms that find groups of any shape, whose
+    solutions the other criteria judge by assumptions beyond the algorithm's own (compact,
+    spherical or linearly separable clusters; Lange et al. 2002, Sect. 4)."""
+    why = ("they assume compact or linearly separable clusters, beyond the algorithm's own "
+           "principle — Lange et al. 2002, Sect. 4")
+    return Rule(weights={"stability": 1.0}, name="stability",
+                reasons={c: why for c in criteria if c != "stability"})
+
+
 def rule_for(model: str, criteria) -> Rule:
-    """The rule ``mtc select`` applies: the league's fitted rule of ``model`` when it has one
-    and some of its voters are among ``criteria``, else :data:`PLURALITY`."""
+    """The rule ``mtc select`` applies: :func:`stability_rule` for the algorithms of
+    :data:`~mtc_cli.selection.criteria.SHAPE_FREE` when the stability is among ``criteria``;
+    the league's fitted rule of ``model`` when it has one and some of its voters are among
+    ``criteria``; else :data:`PLURALITY`."""
+    if model in SHAPE_FREE and "stability" in criteria:
+        return stability_rule(criteria)
     table = _shipped()
     rule = None if table is None else rule_from_table(table, model)
     if rule is None or not set(rule.weights) & set(criteria):

@@ -1,0 +1,75 @@
+"""``--model auto``: the clustering algorithm and its k together, by the normalised stability
+of Lange, Braun, Roth & Buhmann (2002).
+
+Every algorithm of :data:`~mtc_cli.selection.criteria.AUTO_MODELS` runs its own selection
+(every criterion that applies to it, and its vote). Each has the curve S(k)/S_rand(k) of
+Lange et al. (eq. 6: the disagreement of a half's own solution with the one transferred from
+the other half, over that of random labellings), which makes the stability of different k
+comparable. Across algorithms the baseline here keeps the cluster sizes (the transferred
+labels permuted, :func:`mtc_cli.criteria.stability.permuted_label_disagreement`) where
+Lange et al. draw k labels uniformly: an algorithm that splits one outlier off a single big
+cluster agrees with itself almost everywhere, and against uniform labels it would look
+stable; against its own sizes it does not. The winner is the algorithm whose curve reaches
+the lowest value over k ≥ 2; among algorithms tied there (several perfectly stable ones, at
+0), the one that reaches it at the largest k — the stability's own rule for ties across k —
+then the first in :data:`AUTO_MODELS`. The answer is the winner's vote, which may say k = 1
+through the criteria defined there.
+
+What the paper claims for this use: on three rings, the stability of path-based clustering
+is "significantly" better than that of k-means, "which indicates that the latter is the
+better choice for this data set" (Sect. 4). It compares two algorithms on one data set and
+does not show that the most stable algorithm is the right one in general: an algorithm that
+always returns the same coarse split (single linkage cutting off one outlier) is stable too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+#: the columns of the decision table
+COLUMNS = ("model", "min_stability", "stability_k", "vote_k", "winner", "margin")
+
+
+def normalised_stability(rows: pd.DataFrame) -> pd.Series:
+    """S(k)/S_perm(k) over k ≥ 2 from one algorithm's ``stability`` rows: the mean
+    disagreement over the splits divided by the mean of its size-keeping baseline
+    (``permuted``)."""
+    sub = rows[(rows["criterion"] == "stability") & (rows["k"] >= 2)]
+    g = sub.assign(k=sub["k"].astype(int)).groupby("k")
+    out = g["score"].mean() / g["permuted"].mean()
+    return out[np.isfinite(out)]
+
+
+def decide(stabilities: dict, votes: dict) -> pd.DataFrame:
+    """The decision table, one row per algorithm in the order of ``stabilities`` (model →
+    :func:`normalised_stability`): its lowest value and the k of it (ties: the largest k,
+    as the stability's own rule), its vote (``votes``: model → voted k, NaN: none),
+    ``winner`` (the lowest; ties: the largest k of it, then the first) and, on the winner's
+    row, its ``margin``: the next lowest minus its own (0 for a tie; NaN with one
+    algorithm)."""
+    rows = []
+    for model, curve in stabilities.items():
+        low = float(curve.min()) if len(curve) else np.nan
+        k = float(curve.index[curve == low].max()) if len(curve) else np.nan
+        rows.append({"model": model, "min_stability": low, "stability_k": k,
+                     "vote_k": float(votes.get(model, np.nan)), "winner": False,
+                     "margin": np.nan})
+    table = pd.DataFrame(rows, columns=list(COLUMNS))
+    finite = table["min_stability"].notna()
+    if finite.any():
+        tied = table[finite & (table["min_stability"] == table["min_stability"].min())]
+        best = int(tied.index[int(np.argmax(tied["stability_k"].to_numpy()))])
+        table.loc[best, "winner"] = True
+        others = table.loc[finite & (table.index != best), "min_stability"]
+        if len(others):
+            table.loc[best, "margin"] = float(others.min() - table.loc[best, "min_stability"])
+    return table
+
+
+def winner(table: pd.DataFrame) -> tuple[str | None, float]:
+    """(the winning algorithm, its voted k) of :func:`decide`'s table; (None, NaN) if none."""
+    row = table[table["winner"]]
+    if row.empty:
+        return None, np.nan
+    return str(row["model"].iloc[0]), float(row["vote_k"].iloc[0])
