@@ -177,3 +177,25 @@ def test_mtc_select_auto_answers_rings_blobs_and_moons(cli, tmp_path, name, data
     assert (out / "select.png").is_file() and (out / "stability.csv").is_file()
     rows = pd.read_csv(out / "rows.csv")
     assert set(rows["model"]) == set(AUTO_MODELS)
+
+
+@pytest.mark.slow
+def test_order_selector_auto_is_mtc_select_auto(cli, tmp_path):
+    """One engine: OrderSelector(model="auto") decides as mtc select --model auto on the
+    same matrix and seed, and takes the winner's attributes."""
+    from mtc_cli.selection.estimator import OrderSelector
+
+    X = make_moons(200, noise=0.06, random_state=1)[0]
+    path = tmp_path / "moons.csv"
+    pd.DataFrame(X, columns=["x", "y"]).to_csv(path, index=False, float_format="%.17g")
+    out = tmp_path / "run"
+    result = cli("select", path, "--model", "auto", "--k", "1..5", "--splits", "3",
+                 "--set", "references=3", "--set", "clest_references=2",
+                 "--set", "clest_splits=2", "--out", out)
+    assert result.exit_code == 0, result.output
+    est = OrderSelector(model="auto", k=(1, 5), splits=3, references=3, clest_references=2,
+                        clest_splits=2).fit(pd.read_csv(path).to_numpy())
+    pd.testing.assert_frame_equal(est.auto_, pd.read_csv(out / "auto.csv"),
+                                  check_dtype=False)
+    assert est.model_ == est.auto_.loc[est.auto_["winner"], "model"].iloc[0]
+    assert est.k_ == est.selections_[est.model_].k_ and len(est.labels_) == 200

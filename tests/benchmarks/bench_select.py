@@ -12,7 +12,10 @@
   classifier) × (k ≥ 2) for Clest, both on max_items = 2000 objects — the scikit-learn
   fitting that no implementation of these criteria can avoid (best of ``REPEATS`` runs);
 - large: 100 000 × 20 points (it must run, in bounded memory: peak resident memory of the
-  biggest process).
+  biggest process);
+- auto: ``--model auto`` (every clustering algorithm's selection, above ``max_items`` each
+  fitted on a sample and extended by its predictor) on 10 000 × 10 points, k = 1..10,
+  against the target of 5 minutes on 2 cores.
 
 Writes the rows of the sizes it ran into ``results/benchmarks/select.csv`` (the others stay).
 ``python tests/benchmarks/bench_select.py [--sizes small,medium,large]`` (default: small and
@@ -44,6 +47,8 @@ REPEATS = 3
 SPLITS, REFERENCES, CLEST_REFERENCES, CLEST_SPLITS, MAX_ITEMS = 10, 10, 5, 5, 2000
 #: the small-data targets of ``mtc select`` (wall seconds on 2 cores, -j 2)
 SMALL_TARGET_S = {"kmeans": 5.0, "gmm": 10.0}
+#: the target of ``--model auto`` on 10 000 × 10 points (wall seconds on 2 cores, -j 2)
+AUTO_TARGET_S = 300.0
 
 
 def write_data(n: int, d: int, path: Path) -> np.ndarray:
@@ -113,7 +118,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="small,medium",
                         help="comma-separated: small (1 000 × 10), medium (10 000 × 20), large "
-                             "(100 000 × 20); the rows of the other sizes in select.csv stay")
+                             "(100 000 × 20), auto (10 000 × 10, --model auto); the rows of "
+                             "the other sizes in select.csv stay")
     args = parser.parse_args()
     sizes = set(args.sizes.split(","))
     rows = []
@@ -126,6 +132,14 @@ def main() -> None:
             rows.append({"n": 1000, "d": 10, "k": "1..12", "model": model,
                          "n_init": N_INIT[model], "select_wall_s": round(np.median(walls), 1),
                          "target_wall_s": SMALL_TARGET_S[model], "cpus": os.cpu_count()})
+            print(rows[-1], flush=True)
+        if "auto" in sizes:
+            path = Path(tmp) / "blobs10000x10.csv"
+            write_data(10_000, 10, path)
+            wall, peak = run_select(path, "auto", Path(tmp) / "auto")
+            rows.append({"n": 10_000, "d": 10, "k": "1..10", "model": "auto",
+                         "select_wall_s": round(wall, 1), "target_wall_s": AUTO_TARGET_S,
+                         "select_peak_mib": round(peak), "cpus": os.cpu_count()})
             print(rows[-1], flush=True)
         for n in [n for n, name in ((10_000, "medium"), (100_000, "large")) if name in sizes]:
             path = Path(tmp) / f"blobs{n}.csv"
@@ -145,7 +159,10 @@ def main() -> None:
     table = pd.DataFrame(rows)
     if out.is_file():
         kept = pd.read_csv(out)
-        table = pd.concat([kept[~kept["n"].isin(table["n"])], table], ignore_index=True)
+        new = set(zip(table["n"], table["d"], table["model"], strict=True))
+        old = [(n, d, m) not in new
+               for n, d, m in zip(kept["n"], kept["d"], kept["model"], strict=True)]
+        table = pd.concat([kept[old], table], ignore_index=True)
     table.sort_values("n", kind="stable").to_csv(out, index=False, lineterminator="\n")
     print(f"wrote {out}")
 
