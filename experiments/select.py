@@ -52,6 +52,8 @@ class Params:
     columns: list[str] | None = param(None, help="feature columns to keep (default: all)")
     drop: list[str] = param([], help="feature columns to leave out")
     header: bool | None = param(None, help="CSV/TSV header row (default: detected)")
+    sep: str | None = param(None, help="CSV/TSV field separator, one character or \\t "
+                                       "(default: comma for CSV, tab for TSV)")
     dropna: bool = param(False, help="drop rows with missing or non-finite values")
     standardize: bool = param(False, help="z-score every feature column first")
     patch: int = param(8, help="images: side of the square patches (rows of X)", min=1)
@@ -112,7 +114,7 @@ def source(p: Params) -> dict:
     path = location(p)
     return {"sha256": _sha256(path), "format": p.format, "label_column": p.label_column,
             "train_labels": p.train_labels, "columns": p.columns, "drop": list(p.drop),
-            "header": p.header, "dropna": p.dropna, "standardize": p.standardize,
+            "header": p.header, "sep": p.sep, "dropna": p.dropna, "standardize": p.standardize,
             "patch": p.patch, "max_pixels": p.max_pixels}
 
 
@@ -142,7 +144,8 @@ def _read(key: tuple, path: str):
     return user_data.load(Path(path), format=s["format"], label_column=s["label_column"],
                           train_labels=s["train_labels"],
                           columns=list(s["columns"]) if s["columns"] is not None else None,
-                          drop=list(s["drop"]), header=s["header"], dropna=s["dropna"],
+                          drop=list(s["drop"]), header=s["header"], sep=s["sep"],
+                          dropna=s["dropna"],
                           standardize=s["standardize"], patch=s["patch"],
                           max_pixels=s["max_pixels"])
 

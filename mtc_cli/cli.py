@@ -218,6 +218,9 @@ def _parse_shard(text: str) -> tuple[int, int]:
               help="File format [default: from the suffix].")
 @click.option("--header/--no-header", default=None,
               help="CSV/TSV header row [default: detected].")
+@click.option("--sep", metavar="CHAR",
+              help="CSV/TSV field separator, e.g. ';' or '\\t' [default: comma for CSV, "
+              "tab for TSV].")
 @click.option("--dropna", is_flag=True, help="Drop rows with missing or non-finite values.")
 @click.option("--standardize", is_flag=True,
               help="Z-score every feature column first [default: off].")
@@ -243,7 +246,7 @@ def _parse_shard(text: str) -> tuple[int, int]:
               help="Also write this selection as a config for `mtc run`.")
 @_one_line_errors
 def select(data, model, k_range, criteria, label_column, train_labels, columns, drop, fmt,
-           header, dropna, standardize, splits, seed, overrides, jobs, out, force, backend,
+           header, sep, dropna, standardize, splits, seed, overrides, jobs, out, force, backend,
            scheduler, cluster_file, shard, as_json, save_config):
     """Which k? Every criterion that applies to the model, on DATA, with a vote.
 
@@ -267,7 +270,7 @@ def select(data, model, k_range, criteria, label_column, train_labels, columns, 
     raw = {"experiment": "select", "seed": seed, "data": str(data)}
     for key, value in (("model", model), ("k", k_range), ("label_column", label_column),
                        ("train_labels", train_labels), ("format", fmt), ("header", header),
-                       ("splits", splits)):
+                       ("sep", sep), ("splits", splits)):
         if value is not None:
             raw[key] = value
     for key, value in (("criteria", criteria), ("columns", columns), ("drop", drop)):

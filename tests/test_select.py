@@ -246,3 +246,19 @@ def test_clest_fails_alone_on_three_distinct_points(cli, tmp_path, model):
     clest = next(c for c in doc["criteria"] if c["criterion"] == "clest")
     assert clest["selected_k"] is None and clest["note"].startswith("not computed")
     assert doc["vote"]["k"] is not None
+
+
+def test_sep_reads_a_semicolon_file_as_the_comma_file(cli, blobs, tmp_path):
+    """--sep ';' gives the same matrix, so the same tasks and rows, as the comma file."""
+    semi = tmp_path / "blobs_semi.csv"
+    pd.read_csv(blobs).to_csv(semi, sep=";", index=False)
+    outs = []
+    for path, extra in ((blobs, ()), (semi, ("--sep", ";"))):
+        out = tmp_path / f"run-{path.stem}"
+        result = run(cli, path, *extra, "--label-column", "label", "--k", "1..3",
+                     "--criteria", "gap,silhouette", "--out", out)
+        assert result.exit_code == 0, result.output
+        outs.append(pd.read_csv(out / "rows.csv"))
+    pd.testing.assert_frame_equal(*outs)
+    refused = run(cli, semi, "--k", "1..3", "--out", tmp_path / "refused")
+    assert refused.exit_code == 2 and "--sep ';'" in refused.output

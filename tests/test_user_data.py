@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import csv
 import gzip
+import sys
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.io
 import scipy.sparse as sp
@@ -28,6 +32,13 @@ def iris(tmp_path):
                  "2.0,1,0.25,virginica,\n"
                  "3.5,4,1.5,setosa,s\n"
                  "0.5,3,2.0,versicolor,v\n")
+
+
+def corrupt_gz(text: str) -> bytes:
+    """A gzip file whose deflate stream starts with an invalid block type (zlib.error)."""
+    data = bytearray(gzip.compress(text.encode()))
+    data[10] = 0b111  # after the 10-byte header: last block, block type 3 (reserved)
+    return bytes(data)
 
 
 def grey_png(path, h=24, w=40):
@@ -117,7 +128,60 @@ def test_dropna_drops_rows_and_their_labels(tmp_path):
     f = write(tmp_path / "m.csv", "x,y,lab\n1,2,a\n,3,b\n4,inf,c\n5,6,\n7,9,e\n")
     d = load(f, label_column="lab", dropna=True)
     assert d.X.shape == (2, 2) and list(d.labels) == ["a", "e"]
-    assert any("dropped 3 of 5 rows" in n for n in d.notes)
+    assert "dropped 3 of 5 rows with missing or infinite values (--dropna)" in d.notes
+    d = load(write(tmp_path / "full.csv", "x,y\n1,2\n3,5\n"), dropna=True)
+    assert "dropped 0 of 2 rows with missing or infinite values (--dropna)" in d.notes
+    assert not any("dropped" in n for n in load(tmp_path / "full.csv").notes)
+
+
+def test_explicit_separator(tmp_path):
+    f = write(tmp_path / "semi.csv", "a;b;c\n1;2,5;3\n4;5;7\n0;1;1\n")
+    with pytest.raises(MtcError, match="semicolons \\(use --sep ';'\\)"):
+        load(write(tmp_path / "plain.csv", "a;b\n1;2\n3;4\n"))
+    d = load(tmp_path / "plain.csv", sep=";")
+    assert d.feature_names == ["a", "b"] and np.array_equal(d.X, [[1, 2], [3, 4]])
+    with pytest.raises(MtcError, match="non-numeric feature column.*'b'"):
+        load(f, sep=";")  # a decimal comma is text
+    tabs = write(tmp_path / "t.txt", "x\ty\n1\t2\n3\t5\n")
+    assert load(tabs, format="csv", sep="\\t").feature_names == ["x", "y"]
+    assert load(tabs, format="tsv", sep="\t").X.shape == (2, 2)
+    with pytest.raises(MtcError, match=r"tabs \(use --sep '\\t'\); expected semicolon-"):
+        load(tabs, format="csv", sep=";")
+    for bad in (";;", "", "\n"):
+        with pytest.raises(MtcError, match="--sep .*one character"):
+            load(tmp_path / "plain.csv", sep=bad)
+    np.save(tmp_path / "a.npy", np.eye(3))
+    with pytest.raises(MtcError, match="--sep applies to CSV and TSV text only"):
+        load(tmp_path / "a.npy", sep=";")
+
+
+def test_two_text_columns_are_a_permission_list(tmp_path):
+    pairs = write(tmp_path / "grants.csv", "user,permission\nalice,read\nbob,write\n"
+                                           "alice, write\ncarol,read\nbob,write\n")
+    listed = write(tmp_path / "grants.txt", "alice read write\nbob write\ncarol read\n")
+    d, ref = load(pairs), load(listed)
+    assert d.kind == ref.kind == "boolean" and np.array_equal(d.X, ref.X)
+    assert d.feature_names == ref.feature_names == ["read", "write"]
+    assert d.X.tolist() == [[1, 1], [0, 1], [1, 0]]
+    assert "two text columns 'user', 'permission' read as (user, permission) pairs" in d.notes
+    assert "user-permission list: 3 users × 2 permissions, 4 grants" in d.notes
+    numbered = write(tmp_path / "ids.tsv", "u\tp\nu10\tp2\nu9\tp10\nu9\tp2\n")
+    assert load(numbered).X.tolist() == [[0, 1], [1, 1]]  # users u10, u9; permissions p10, p2
+    with pytest.raises(MtcError, match="'permission' is empty in data row 2"):
+        load(write(tmp_path / "gap.csv", "user,permission\nalice,read\nbob,\n"))
+    with pytest.raises(MtcError, match="non-numeric feature column"):  # an option: a table
+        load(pairs, label_column="user")
+    with pytest.raises(MtcError, match="non-numeric feature column.*'colour'"):
+        load(write(tmp_path / "mixed.csv", "x,colour\n1,red\n2,blue\n4,red\n"))
+
+
+def test_row_number_columns_are_refused_other_integers_kept(tmp_path):
+    d = load(write(tmp_path / "ints.csv", "age,score\n30,1\n41,2\n29,4\n35,3\n"))
+    assert d.feature_names == ["age", "score"]  # 1, 2, 4, 3 is not a row number
+    ok = write(tmp_path / "t.csv", "t,x\n0,1.5\n1,2.5\n2,0.5\n")
+    assert load(ok, columns=["t", "x"]).feature_names == ["t", "x"]  # named by --columns
+    assert load(ok, drop=["t"]).feature_names == ["x"]
+    assert load(write(tmp_path / "two.csv", "t,x\n0,1.5\n1,2.5\n")).n_items == 2
 
 
 # --- arrays -------------------------------------------------------------------------------
@@ -160,6 +224,15 @@ def test_matrix_market_is_csr(tmp_path):
     assert len(d.feature_names) == 9
 
 
+def test_matrix_market_dense_layout(tmp_path):
+    rng = np.random.default_rng(0)
+    A, S = rng.normal(size=(4, 3)), rng.normal(size=(4, 4))
+    for name, M in (("a.mtx", A), ("s.mtx", S + S.T), ("k.mtx", S - S.T)):
+        scipy.io.mmwrite(tmp_path / name, M)  # array layout; general, symmetric, skew
+        assert np.array_equal(load(tmp_path / name).X.toarray(),
+                              scipy.io.mmread(tmp_path / name))
+
+
 def test_png_grey_patches(tmp_path):
     d = load(grey_png(tmp_path / "g.png"))
     assert d.kind == "image" and d.X.shape == (15, 64)
@@ -188,8 +261,46 @@ def test_user_permission_lists(tmp_path):
         assert d.X.dtype == np.float64 and "3 users" in d.notes[0]
 
 
+def test_xlsx_and_parquet_read_as_csv(tmp_path):
+    pytest.importorskip("openpyxl")
+    pytest.importorskip("pyarrow")
+    frame = pd.DataFrame({"a": [1.0, 2, 3.5, 0.5], "b": [2, 1, 4, 3],
+                          "species": ["x", "y", "x", None]})
+    frame.to_excel(tmp_path / "t.xlsx", index=False)
+    frame.to_parquet(tmp_path / "t.parquet")
+    csv_file = tmp_path / "t.csv"
+    frame.to_csv(csv_file, index=False)
+    ref = load(csv_file, label_column="species", dropna=True)
+    for f in (tmp_path / "t.xlsx", tmp_path / "t.parquet"):
+        d = load(f, label_column="species", dropna=True)
+        assert np.array_equal(d.X, ref.X) and d.feature_names == ["a", "b"]
+        assert list(d.labels) == ["x", "y", "x"]
+        assert load(f, drop=["species", "b"]).feature_names == ["a"]
+        with pytest.raises(MtcError, match="non-numeric feature column.*'species'"):
+            load(f)
+    with pd.ExcelWriter(tmp_path / "raw.xlsx") as book:  # no header; a second sheet
+        pd.DataFrame([[1, 2.5, 7], [3, 4, 8], [5, 6, 7]]).to_excel(book, index=False,
+                                                                   header=False)
+        frame.to_excel(book, sheet_name="other")
+    d = load(tmp_path / "raw.xlsx", label_column="2")
+    assert d.X.tolist() == [[1, 2.5], [3, 4], [5, 6]] and list(d.labels) == ["7", "8", "7"]
+    assert d.notes[0] == "read the first of 2 sheets, 'Sheet1'"
+    with pytest.raises(MtcError, match="--no-header does not apply"):
+        load(tmp_path / "t.parquet", header=False)
+
+
+@pytest.mark.parametrize("suffix, module", [(".xlsx", "openpyxl"), (".parquet", "pyarrow")])
+def test_missing_reader_library(tmp_path, monkeypatch, suffix, module):
+    monkeypatch.setitem(sys.modules, module, None)  # import raises ImportError
+    f = write(tmp_path / f"t{suffix}", "a,b\n")
+    with pytest.raises(MtcError) as info:
+        load(f)
+    assert str(info.value) == f"{f}: reading {suffix} needs {module}: pip install 'mtc[io]'"
+
+
 def test_formats_constant():
-    assert set(FORMATS) == {"csv", "tsv", "npy", "npz", "mtx", "image", "permissions"}
+    assert set(FORMATS) == {"csv", "tsv", "xlsx", "parquet", "npy", "npz", "mtx", "image",
+                            "permissions"}
 
 
 # --- bad input ----------------------------------------------------------------------------
@@ -230,6 +341,37 @@ def _png(name):
     return lambda tmp: grey_png(tmp / name)
 
 
+def _needs(module, make):
+    """``make``, or a skip when the optional reader ``module`` is not installed."""
+    def needing(tmp):
+        pytest.importorskip(module)
+        return make(tmp)
+    return needing
+
+
+def _frame(name, frame):
+    xlsx = name.endswith(".xlsx")
+
+    def make(tmp):
+        if xlsx:
+            frame.to_excel(tmp / name, index=False)
+        else:
+            frame.to_parquet(tmp / name)
+        return tmp / name
+    return _needs("openpyxl" if xlsx else "pyarrow", make)
+
+
+def _repeated_names(name):
+    def make(tmp):
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+        pq.write_table(pa.table([[1, 3], [2, 4]], names=["a", "a"]), tmp / name)
+        return tmp / name
+    return _needs("pyarrow", make)
+
+
+#: a header that claims 2 000 000 000 × 3 in a 79-byte file (review case N22e)
+CLAIM = "%%MatrixMarket matrix coordinate real general\n2000000000 3 3\n1 1 1\n2 2 1\n3 3 1\n"
 IRIS = "a,b,species,known\n1,2,x,s\n3,1,y,\n2,5,x,t\n"
 WIDE = "n1,n2,n3,n4,n5,n6,v\na,b,c,d,e,f,1\ng,h,i,j,k,l,2\n"
 
@@ -304,12 +446,65 @@ BAD = {
     "npz label array wrong length": (_npz("l.npz", X=np.eye(3), y=np.arange(4)),
                                      {"label_column": "y"}, ["--label-column", "'y'", "(4,)"]),
     "bad mtx": (_text("bad.mtx", "hello\n1 2 3\n"), {}, ["Matrix Market"]),
+    "mtx claims 2e9 rows": (_text("claim.mtx", CLAIM), {},
+                            ["2,000,000,000 × 3", "3 entries", "79 bytes", "not read"]),
+    "mtx claims many entries": (_text("nnz.mtx", CLAIM.replace("2000000000 3 3", "40 40 900")),
+                                {}, ["40 × 40 coordinate matrix with 900 entries", "74 bytes"]),
+    "mtx array claims": (_text("dense.mtx", "%%MatrixMarket matrix array real general\n"
+                                            "100 100\n1\n2\n"), {},
+                         ["100 × 100 array", "bytes"]),
+    "mtx.gz claims": (_raw("claim.mtx.gz", gzip.compress(CLAIM.encode())), {},
+                      ["2,000,000,000 × 3", "gzip file"]),
+    "mtx no columns": (_text("empty.mtx", "%%MatrixMarket matrix array real general\n"
+                                           "2000000000 0\n"), {}, ["(2000000000, 0)", "no data"]),
+    # the next two crash scipy's reader (SIGSEGV), so the dense layout is read by ours
+    "dense mtx, two values on a line": (_text("two.mtx", "%%MatrixMarket matrix array real "
+                                                         "general\n2 2\n1\n2 3"), {},
+                                        ["Matrix Market", "line 4: 2 values", "one value"]),
+    "dense mtx, too few values": (_text("few.mtx", "%%MatrixMarket matrix array integer "
+                                                   "general\n1 3\n1.5"), {},
+                                  ["1 × 3 general matrix takes 3 values", "holds 1"]),
+    "dense mtx, not a number": (_text("nan.mtx", "%%MatrixMarket matrix array real general\n"
+                                                 "% comment\n1 2\n1\nx\n"), {},
+                                ["line 5: 'x' is not a number"]),
+    "dense mtx, symmetric not square": (_text("sq.mtx", "%%MatrixMarket matrix array real "
+                                                        "symmetric\n2 3\n1\n2\n3\n"), {},
+                                        ["symmetric matrix must be square", "2 × 3"]),
+    "corrupt mtx.gz": (_raw("c.mtx.gz", corrupt_gz(CLAIM)), {},
+                       ["cannot read as Matrix Market", "invalid block type"]),
     "bad image": (_raw("bad.png", b"\x89PNG\r\n\x1a\nrubbish"), {}, ["cannot read the image"]),
     "too few patches": (_png("g.png"), {"patch": 24}, ["1 patch", "24×24"]),
     "too many pixels": (_png("g.png"), {"max_pixels": 500}, ["40×24", "960", "500"]),
     "bad permission line": (_text("perm.txt", "1 1\n2\n3 1 2\n"), {},
                             ["line 2", "user-permission"]),
-    "unknown suffix": (_text("data.xlsx", "1,2\n"), {}, [".csv", ".npy", "--format"]),
+    "corrupt gz csv": (_raw("c.csv.gz", corrupt_gz("a,b\n1,2\n3,5\n")), {},
+                       ["cannot read as CSV", "invalid block type"]),
+    "corrupt gz permissions": (_raw("p.txt.gz", corrupt_gz("1 1\n2 2\n")), {},
+                               ["cannot read as a user-permission list", "invalid block type"]),
+    "pandas index column": (_text("ix.csv", ",x,y\n0,1,2\n1,3,5\n2,4,1\n"), {},
+                            ["'Unnamed: 0'", "row number or ID", "--drop 'Unnamed: 0'"]),
+    "id column": (_text("id.csv", "ID,x,y\n17,1,2\n4,3,5\n9,4,1\n"), {},
+                  ["'ID'", "its name", "--drop ID"]),
+    "row number 0..n-1": (_text("n.csv", "x,t,y\n1.5,0,2\n3,1,5\n4,2,1\n"), {},
+                          ["'t'", "run 0..2 in row order", "--drop t"]),
+    "row number 1..n in npy": (_npy("n.npy", np.array([[1.0, 5], [2, 3], [3, 8], [4, 1]])),
+                               {}, ["'0'", "run 1..4", "--drop 0"]),
+    "two text columns, one empty": (_text("g.csv", "user,permission\nalice,read\n,write\n"),
+                                    {}, ["(user, permission) pairs", "'user' is empty",
+                                         "data row 2"]),
+    "sep for an image": (_png("g.png"), {"sep": ";"}, ["--sep", "CSV and TSV"]),
+    "not an xlsx": (_needs("openpyxl", _raw("junk.xlsx", b"PK\x03\x04 broken")), {},
+                    ["Excel workbook"]),
+    "empty sheet": (_frame("e.xlsx", pd.DataFrame()), {}, ["'Sheet1'", "empty"]),
+    "xlsx header only": (_frame("h.xlsx", pd.DataFrame({"a": [], "b": []})), {},
+                         ["no data rows"]),
+    "not a parquet": (_needs("pyarrow", _raw("junk.parquet", b"PAR1 broken")), {},
+                      ["cannot read as Parquet"]),
+    "parquet no rows": (_frame("e.parquet", pd.DataFrame({"a": [], "b": []})), {},
+                        ["no data rows"]),
+    "parquet repeated names": (_repeated_names("r.parquet"), {},
+                               ["cannot read as Parquet", "Multiple matches", "(a)"]),
+    "unknown suffix": (_text("data.xls", "1,2\n"), {}, [".csv", ".npy", "--format"]),
     "unknown format": (_text("data.csv", "1,2\n"), {"format": "excel"},
                        ["--format", "'excel'", "csv"]),
 }
@@ -327,6 +522,31 @@ def test_bad_input_is_one_line_error(case, tmp_path, capfd):
     for part in expected:
         assert part in message, (part, message)
     assert capfd.readouterr() == ("", "")
+
+
+def review_cases() -> dict[str, str]:
+    """Case → wanted outcome in the review of ``mtc select``'s bad inputs (a copy of
+    ``../shared/review/bad-inputs-select.tsv``)."""
+    table = Path(__file__).parent / "data" / "bad-inputs-select.tsv"
+    with open(table, newline="") as fh:
+        return {row["case"]: row["want"] for row in csv.DictReader(fh, delimiter="\t")}
+
+
+REVIEW = {
+    "N21b_corrupt_gz": ("corrupt gz csv", "invalid block type"),
+    "N22e_mtx_claims_2e9_rows": ("mtx claims 2e9 rows", "2,000,000,000 × 3"),
+    "N28e_perm_corrupt_gz": ("corrupt gz permissions", "invalid block type"),
+}
+
+
+@pytest.mark.parametrize("case", REVIEW)
+def test_review_cases_are_one_line_errors(case, tmp_path):
+    assert review_cases()[case] == "error"
+    bad, part = REVIEW[case]
+    make, kwargs, _ = BAD[bad]
+    with pytest.raises(MtcError, match=part) as info:
+        load(make(tmp_path), **kwargs)
+    assert "\n" not in str(info.value)
 
 
 def test_decompression_bomb_is_converted(tmp_path, monkeypatch, capfd):

@@ -1,4 +1,4 @@
 """The data file formats ``mtc select`` reads (kept apart from the readers so that the
 command line can name them without importing pandas, scipy or Pillow)."""
 
-FORMATS = ("csv", "tsv", "npy", "npz", "mtx", "image", "permissions")
+FORMATS = ("csv", "tsv", "xlsx", "parquet", "npy", "npz", "mtx", "image", "permissions")

@@ -1,6 +1,7 @@
 """A user's own data file as the matrix X whose model order is selected: numeric tables
-(CSV, TSV, NPY, NPZ), sparse document–term matrices (Matrix Market), images (as rows of
-non-overlapping p×p patches) and user–permission lists (Boolean users × permissions).
+(CSV, TSV, Excel .xlsx, Parquet, NPY, NPZ), sparse document–term matrices (Matrix Market),
+images (as rows of non-overlapping p×p patches) and user–permission lists (Boolean users ×
+permissions, also as a two-column ``user,permission`` table).
 
 :func:`load` reads the file, separates optional label columns, checks the values and returns
 a :class:`UserData`. Every problem with the input is an :class:`MtcError` with a one-line
@@ -10,7 +11,12 @@ message that names the file and the column, key or value at fault.
 from __future__ import annotations
 
 import difflib
+import functools
+import gzip
+import importlib
 import re
+import shlex
+import tokenize
 import warnings
 import zipfile
 import zlib
@@ -32,6 +38,7 @@ __all__ = ["FORMATS", "UserData", "load"]
 #: file-name endings (lower case) → format; longer endings are matched first
 SUFFIXES = {
     ".csv": "csv", ".csv.gz": "csv", ".tsv": "tsv", ".tsv.gz": "tsv",
+    ".xlsx": "xlsx", ".parquet": "parquet",
     ".npy": "npy", ".npz": "npz", ".mtx": "mtx", ".mtx.gz": "mtx",
     ".png": "image", ".jpg": "image", ".jpeg": "image", ".tif": "image", ".tiff": "image",
     ".bmp": "image", ".gif": "image", ".webp": "image",
@@ -47,7 +54,24 @@ _SNIFF_ROWS = 20
 _SHOWN = 8  # columns or keys listed in a message
 _OPTIONS = {"label_column": "--label-column", "train_labels": "--train-labels",
             "columns": "--columns", "drop": "--drop"}
-_ARRAY_ERRORS = (ValueError, OSError, EOFError, KeyError, zipfile.BadZipFile, zlib.error)
+#: what a reader raises on a damaged file (gzip.BadGzipFile is an OSError; zlib.error comes
+#: from a corrupt deflate stream, OverflowError from an integer too large for its type)
+_READ_ERRORS = (ValueError, OSError, EOFError, OverflowError, zlib.error)
+#: ... and on a damaged .npy header (SyntaxError, tokenize.TokenError) or zip archive (.npz,
+#: .xlsx: BadZipFile, KeyError; RuntimeError for an encrypted member, NotImplementedError for
+#: an unsupported compression)
+_ARRAY_ERRORS = (*_READ_ERRORS, KeyError, zipfile.BadZipFile, RuntimeError, SyntaxError,
+                 tokenize.TokenError)
+#: ... and on a damaged workbook or Parquet file (its XML, its pandas metadata)
+_FRAME_ERRORS = (*_ARRAY_ERRORS, IndexError, TypeError)
+_MTX_ERRORS = (*_READ_ERRORS, IndexError, TypeError)
+#: the separator's name in messages, and how to ask for it
+_SEPARATORS = {"\t": ("tab", "--format tsv"), ";": ("semicolon", "--sep ';'"),
+               ",": ("comma", "--format csv")}
+#: names of row-number or ID columns (pandas names a headerless index column 'Unnamed: 0')
+_ID_NAME = re.compile(r"id|idx|index|row|row[ _]?(id|no|number)|unnamed: ?0", re.IGNORECASE)
+_MIN_ID_RUN = 3  # rows from which a column running 0..n−1 or 1..n is taken for a row number
+_DEFLATE_RATIO = 1032  # deflate's largest compression ratio: bounds a .gz file's content
 
 
 @dataclass(frozen=True)
@@ -95,17 +119,18 @@ class _Parts:
 
 def load(path, *, format: str | None = None, label_column: str | None = None,
          train_labels: str | None = None, columns: list[str] | None = None,
-         drop: list[str] | tuple = (), header: bool | None = None, dropna: bool = False,
-         standardize: bool = False, patch: int = 8,
+         drop: list[str] | tuple = (), header: bool | None = None, sep: str | None = None,
+         dropna: bool = False, standardize: bool = False, patch: int = 8,
          max_pixels: int = images.MAX_PIXELS) -> UserData:
     """Read a data file into a :class:`UserData`; bad input raises :class:`MtcError`.
 
     The format comes from the file name's ending unless ``format`` (one of
     :data:`FORMATS`) is given. ``label_column``, ``train_labels``, ``columns`` and ``drop``
     name columns of tables (header names, or 0-based indices when there is no header);
-    ``header=None`` detects a header row. ``dropna`` drops rows with missing values instead
-    of refusing them; ``standardize`` z-scores every feature. ``patch`` and ``max_pixels``
-    apply to images.
+    ``header=None`` detects a header row. ``sep`` is the field separator of CSV/TSV text
+    (one character, or ``\\t``; default: comma for CSV, tab for TSV). ``dropna`` drops rows
+    with missing values instead of refusing them; ``standardize`` z-scores every feature.
+    ``patch`` and ``max_pixels`` apply to images.
     """
     path = Path(path).expanduser()
     if not path.exists():
@@ -117,8 +142,16 @@ def load(path, *, format: str | None = None, label_column: str | None = None,
         raise _err(path, "the file is empty (0 bytes)")
     options = {"label_column": label_column, "train_labels": train_labels,
                "columns": list(columns or ()), "drop": list(drop or ())}
+    if sep is not None and fmt not in ("csv", "tsv"):
+        raise _err(path, f"--sep applies to CSV and TSV text only, not to format {fmt}")
     if fmt in ("csv", "tsv"):
-        parts = _load_text(path, "\t" if fmt == "tsv" else ",", header, **options)
+        default = "\t" if fmt == "tsv" else ","
+        parts = _load_text(path, default if sep is None else _separator(path, sep), header,
+                           explicit=sep is not None, **options)
+    elif fmt == "xlsx":
+        parts = _load_sheet(path, header, **options)
+    elif fmt == "parquet":
+        parts = _load_parquet(path, header, **options)
     elif fmt in ("npy", "npz"):
         parts = _load_array(path, **options)
     else:
@@ -159,32 +192,94 @@ def _refuse_options(path: Path, fmt: str, options: dict, standardize: bool) -> N
                          "centring would make it dense")
 
 
-# --- CSV / TSV -----------------------------------------------------------------------------
+# --- CSV / TSV, spreadsheets, Parquet ------------------------------------------------------
 
-def _load_text(path: Path, sep: str, header: bool | None, **options) -> _Parts:
+def _separator(path: Path, sep: str) -> str:
+    """The ``sep`` option as one character (``\\t`` stands for a tab)."""
+    sep = "\t" if sep == "\\t" else str(sep)
+    if len(sep) != 1 or sep in '\r\n"':
+        raise _err(path, f"--sep {sep!r}: expected one character, such as ';' or '\\t'")
+    return sep
+
+
+def _load_text(path: Path, sep: str, header: bool | None, explicit: bool,
+               **options) -> _Parts:
     head = _read_csv(path, sep, header=None, dtype=str, keep_default_na=False,
                      nrows=_SNIFF_ROWS)
-    _check_separator(path, sep, head)
+    _check_separator(path, sep, head, explicit)
+    return _load_table(path, head, functools.partial(_read_csv, path, sep), header, options)
+
+
+def _load_sheet(path: Path, header: bool | None, **options) -> _Parts:
+    """The first sheet of an Excel workbook, read as a CSV file is."""
+    _require(path, "openpyxl", ".xlsx")
+    try:
+        book = pd.ExcelFile(path, engine="openpyxl")
+    except _FRAME_ERRORS as exc:
+        raise _err(path, f"cannot read as an Excel workbook: {_first_line(exc)}") from None
+    with book:
+        read = functools.partial(_read_sheet, path, book)
+        head = read(header=None, dtype=str, keep_default_na=False, nrows=_SNIFF_ROWS)
+        if head.empty:
+            raise _err(path, f"the first sheet, {book.sheet_names[0]!r}, is empty")
+        parts = _load_table(path, head, read, header, options)
+    if len(book.sheet_names) > 1:
+        parts.notes.insert(0, f"read the first of {len(book.sheet_names)} sheets, "
+                              f"{book.sheet_names[0]!r}")
+    return parts
+
+
+def _load_parquet(path: Path, header: bool | None, **options) -> _Parts:
+    if header is False:
+        raise _err(path, "--no-header does not apply: a Parquet file names its columns")
+    pyarrow = _require(path, "pyarrow", ".parquet")
+    try:
+        df = pd.read_parquet(path, engine="pyarrow")
+    except (*_FRAME_ERRORS, pyarrow.ArrowException) as exc:
+        raise _err(path, f"cannot read as Parquet: {_first_line(exc)}") from None
+    names = [str(c) for c in df.columns]  # distinct: pyarrow refuses repeated names
+    if df.empty:
+        raise _err(path, "has no data rows" if names else "has no columns")
+    df.columns = names
+    if _is_pair_list(names, options, [pd.api.types.is_string_dtype(df[c]) for c in names]):
+        return _permission_pairs(path, df, [])
+    spec = _resolve(path, names, False, **options)
+    return _frame_parts(path, df, names, spec, notes=spec.notes)
+
+
+def _require(path: Path, module: str, suffix: str):
+    """The optional ``module`` that reads ``suffix`` files, or a one-line error."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise _err(path, f"reading {suffix} needs {module}: pip install 'mtc[io]'") from None
+
+
+def _load_table(path: Path, head: pd.DataFrame, read, header: bool | None,
+                options: dict) -> _Parts:
+    """A table of text or a sheet: ``head`` holds its first rows as str, a header row
+    included; ``read(**kwargs)`` reads it with pandas' ``read_csv`` keywords."""
     has_header = _looks_like_header(head) if header is None else bool(header)
     notes = []
     if has_header:
         if len(head) < 2:
             raise _err(path, "has a header row but no data rows")
-        names = [str(c) for c in _read_csv(path, sep, nrows=0).columns]
+        names = [str(c) for c in read(header=0, nrows=0).columns]
         if header is None:
             notes.append("first row read as column names (header)")
     else:
         names = [str(j) for j in range(head.shape[1])]
         if header is None:
             notes.append(f"no header row: columns are named by 0-based index 0..{len(names) - 1}")
+    text = [any(_is_number(c) is False for c in head.iloc[1:, j]) for j in range(head.shape[1])]
+    if has_header and _is_pair_list(names, options, text):
+        return _permission_pairs(path, read(header=0, dtype=str, keep_default_na=False), notes)
     spec = _resolve(path, names, not has_header, **options)
     used = sorted({*spec.features, *(j for j in (spec.label, spec.train) if j is not None)})
     as_text = {(names[j] if has_header else j): str
                for j in (spec.label, spec.train) if j is not None}
-    df = _read_csv(path, sep, header=0 if has_header else None, usecols=used,
-                   dtype=as_text or None, low_memory=False)
-    if not has_header:
-        df.columns = [names[j] for j in df.columns]
+    df = read(header=0 if has_header else None, usecols=used, dtype=as_text or None)
+    df.columns = [names[j] for j in used]  # a sheet's header cells may be numbers
     if df.empty:
         raise _err(path, "has a header row but no data rows")
     return _frame_parts(path, df, names, spec, notes=notes + spec.notes)
@@ -193,27 +288,34 @@ def _load_text(path: Path, sep: str, header: bool | None, **options) -> _Parts:
 def _read_csv(path: Path, sep: str, **kwargs) -> pd.DataFrame:
     kind = "TSV" if sep == "\t" else "CSV"
     try:
-        return pd.read_csv(path, sep=sep, **kwargs)
+        return pd.read_csv(path, sep=sep, low_memory=False, **kwargs)
     except pd.errors.EmptyDataError:
         raise _err(path, "the file is empty (no rows)") from None
     except UnicodeDecodeError as exc:
         raise _err(path, f"cannot read as {kind} text: {_first_line(exc)} (save it as UTF-8)"
                    ) from None
-    except (ValueError, OSError, EOFError) as exc:  # ParserError is a ValueError
+    except _READ_ERRORS as exc:  # ParserError is a ValueError
         raise _err(path, f"cannot read as {kind}: {_first_line(exc)}") from None
 
 
-def _check_separator(path: Path, sep: str, head: pd.DataFrame) -> None:
+def _read_sheet(path: Path, book: pd.ExcelFile, **kwargs) -> pd.DataFrame:
+    try:
+        return pd.read_excel(book, sheet_name=0, **kwargs)
+    except _FRAME_ERRORS as exc:
+        raise _err(path, f"cannot read the first sheet: {_first_line(exc)}") from None
+
+
+def _check_separator(path: Path, sep: str, head: pd.DataFrame, explicit: bool) -> None:
     """One column whose cells hold another separator: the wrong reader, not bad data."""
     if head.shape[1] != 1:
         return
     first = str(head.iloc[0, 0])
-    for other, what in (("\t", "tabs (use --format tsv)"), (";", "semicolons"),
-                        (",", "commas (use --format csv)")):
+    expected = _SEPARATORS[sep][0] if sep in _SEPARATORS else repr(sep)
+    for other, (what, option) in _SEPARATORS.items():
         if other != sep and other in first:
+            hint = f"--sep {other!r}" if explicit else option
             raise _err(path, f"read as a single column, but the first row is separated by "
-                             f"{what}; expected {'tab' if sep == chr(9) else 'comma'}-"
-                             f"separated values")
+                             f"{what}s (use {hint}); expected {expected}-separated values")
 
 
 def _is_number(cell: str) -> bool | None:
@@ -240,6 +342,31 @@ def _looks_like_header(head: pd.DataFrame) -> bool:
         return True
     rest = head.iloc[1:]
     return any(any(_is_number(c) for c in rest.iloc[:, j]) for j in text)
+
+
+def _is_pair_list(names: list[str], options: dict, text: list[bool]) -> bool:
+    """Two columns, both holding text, and no column option: ``user,permission`` pairs."""
+    return len(names) == 2 and len(text) == 2 and all(text) and not any(options.values())
+
+
+def _permission_pairs(path: Path, df: pd.DataFrame, notes: list[str]) -> _Parts:
+    """(user, permission) rows as the Boolean matrix :func:`_load_permissions` gives for the
+    same grants in a user-permission list."""
+    users, perms = (df.iloc[:, j].fillna("").astype(str).str.strip().to_numpy(dtype=object)
+                    for j in (0, 1))
+    blank = (users == "") | (perms == "")
+    if blank.any():
+        row = int(np.argmax(blank))
+        what = df.columns[0] if users[row] == "" else df.columns[1]
+        raise _err(path, f"read as (user, permission) pairs: {what!r} is empty in data row "
+                         f"{row + 1}")
+    user_ids, perm_ids = (access_control._natural(set(v)) for v in (users, perms))
+    X = np.zeros((len(user_ids), len(perm_ids)))
+    X[pd.Categorical(users, categories=user_ids).codes,
+      pd.Categorical(perms, categories=perm_ids).codes] = 1.0
+    note = (f"two text columns {df.columns[0]!r}, {df.columns[1]!r} read as (user, "
+            f"permission) pairs")
+    return _Parts(X, "boolean", perm_ids, notes=[*notes, note, _grants_note(X)])
 
 
 # --- NPY / NPZ -----------------------------------------------------------------------------
@@ -316,12 +443,14 @@ def _label_array(path: Path, key: str, arr: np.ndarray, n: int, option: str) -> 
 
 @dataclass
 class _Spec:
-    """Column positions: the label column, the train-label column and the features."""
+    """Column positions: the label column, the train-label column and the features (named
+    by ``--columns`` when ``chosen``)."""
 
     label: int | None
     train: int | None
     features: list[int]
     notes: list[str]
+    chosen: bool
 
 
 def _resolve(path: Path, names: list[str], by_index: bool, label_column=None,
@@ -369,7 +498,7 @@ def _resolve(path: Path, names: list[str], by_index: bool, label_column=None,
         notes.append(f"left out column(s) {_listing([names[j] for j in dropped])} (--drop)")
     if keep:
         notes.append(f"kept only the {len(features)} column(s) named by --columns")
-    return _Spec(label, train, features, notes)
+    return _Spec(label, train, features, notes, bool(keep))
 
 
 def _frame_parts(path: Path, df: pd.DataFrame, names: list[str], spec: _Spec,
@@ -382,6 +511,8 @@ def _frame_parts(path: Path, df: pd.DataFrame, names: list[str], spec: _Spec,
         raise _err(path, f"column(s) {_quoted(empty)} have no values at all; leave them out "
                          "with --drop")
     X = df[feats].to_numpy(dtype=np.float64, na_value=np.nan)
+    if not spec.chosen:
+        _check_ids(path, X, feats)
     parts = _Parts(X, "table", feats, notes=list(notes))
     if spec.label is not None:
         col = df[names[spec.label]]
@@ -403,6 +534,26 @@ def _check_numeric(path: Path, df: pd.DataFrame, feats: list[str]) -> None:
     example = f" ({col.iloc[bad[0]]!r} in data row {bad[0] + 1} of {text[0]!r})" if len(bad) else ""
     raise _err(path, f"non-numeric feature column(s) {_quoted(text)}{example}; name a label column "
                      "with --label-column or --train-labels, or leave columns out with --drop")
+
+
+def _check_ids(path: Path, X: np.ndarray, feats: list[str]) -> None:
+    """Refuse a row-number or ID column: named like one, or running 0..n−1 or 1..n."""
+    n = X.shape[0]
+    runs = set()
+    if n >= _MIN_ID_RUN:
+        start = X[0]
+        candidates = np.flatnonzero(((start == 0) | (start == 1)) & (X[1] == start + 1))
+        runs = {j for j in candidates if np.array_equal(X[:, j], start[j] + np.arange(n))}
+    for j, name in enumerate(feats):
+        if _ID_NAME.fullmatch(name.strip()):
+            why = "its name"
+        elif j in runs:
+            why = f"its values run {X[0, j]:g}..{X[0, j] + n - 1:g} in row order"
+        else:
+            continue
+        raise _err(path, f"column {name!r} looks like a row number or ID ({why}), not a "
+                         f"feature; leave it out with --drop {shlex.quote(name)} (or name the "
+                         "features with --columns)")
 
 
 def _numeric(col: pd.Series) -> bool:
@@ -429,18 +580,81 @@ def _label_note(key: str, where: str, values: np.ndarray) -> str:
 # --- Matrix Market, images, user-permission lists ------------------------------------------
 
 def _load_mtx(path: Path) -> _Parts:
-    try:
-        M = scipy.io.mmread(path)
-    except (ValueError, OSError, EOFError, IndexError, TypeError) as exc:
-        raise _err(path, f"cannot read as Matrix Market: {_first_line(exc)}") from None
-    if np.iscomplexobj(M):
+    rows, cols, entries, layout, field, symmetry = _matrix_market(path, scipy.io.mminfo)
+    if field == "complex":
         raise _err(path, "the Matrix Market file holds complex values; expected real numbers")
-    X = sp.csr_matrix(M, dtype=np.float64)
-    if X.ndim != 2 or 0 in X.shape:
-        raise _err(path, f"the matrix has shape {X.shape}: no data")
+    if rows == 0 or cols == 0:
+        raise _err(path, f"the matrix has shape {(rows, cols)}: no data")
+    _check_mtx_size(path, rows, cols, entries, layout)
+    if layout == "array":
+        read = functools.partial(_read_mm_array, shape=(rows, cols), field=field,
+                                 symmetry=symmetry)
+    else:
+        read = scipy.io.mmread
+    X = sp.csr_matrix(_matrix_market(path, read), dtype=np.float64)
     note = (f"Matrix Market {X.shape[0]} × {X.shape[1]} sparse matrix (rows = documents, "
             f"columns = terms), {X.nnz} stored entries")
     return _Parts(X, "sparse", [str(j) for j in range(X.shape[1])], notes=[note])
+
+
+def _matrix_market(path: Path, reader):
+    try:
+        return reader(path)
+    except _MTX_ERRORS as exc:
+        raise _err(path, f"cannot read as Matrix Market: {_first_line(exc)}") from None
+
+
+def _read_mm_array(path: Path, shape: tuple[int, int], field: str,
+                   symmetry: str) -> np.ndarray:
+    """The dense ("array") layout: one value per line, column by column (only the lower
+    triangle of a symmetric matrix). Read here, as scipy's reader crashes the process on
+    some damaged files of this layout."""
+    rows, cols = shape
+    counts = {"general": rows * cols, "symmetric": rows * (rows + 1) // 2,
+              "skew-symmetric": rows * (rows - 1) // 2}
+    if field == "pattern" or symmetry not in counts:
+        raise ValueError(f"the dense layout does not take {field} {symmetry} values")
+    if symmetry != "general" and rows != cols:
+        raise ValueError(f"a {symmetry} matrix must be square, not {rows} × {cols}")
+    values = []
+    with (gzip.open if path.name.lower().endswith(".gz") else open)(path, "rt") as fh:
+        lines = ((number, line.split()) for number, line in enumerate(fh, start=1)
+                 if line.strip() and not line.startswith("%"))
+        next(lines, None)  # the size line
+        for number, tokens in lines:
+            if len(tokens) != 1:
+                raise ValueError(f"line {number}: {len(tokens)} values; the dense layout "
+                                 "takes one value per line")
+            try:
+                values.append(float(tokens[0]))
+            except ValueError:
+                raise ValueError(f"line {number}: {tokens[0]!r} is not a number") from None
+    if len(values) != counts[symmetry]:
+        raise ValueError(f"a {rows} × {cols} {symmetry} matrix takes {counts[symmetry]} "
+                         f"values, the file holds {len(values)}")
+    values = np.array(values)
+    if symmetry == "general":
+        return values.reshape(cols, rows).T
+    A = np.zeros(shape)
+    j, i = np.triu_indices(rows, k=0 if symmetry == "symmetric" else 1)
+    A[i, j] = values
+    A[j, i] = values if symmetry == "symmetric" else -values
+    return A
+
+
+def _check_mtx_size(path: Path, rows: int, cols: int, entries: int, layout: str) -> None:
+    """Refuse, before reading, a header that claims more than the file can hold: a dense
+    ("array") cell takes at least 1 byte (a symmetric one is stored once for two), a sparse
+    entry at least 2, and each row and column of a sparse matrix ought to hold an entry."""
+    size = path.stat().st_size
+    gz = path.name.lower().endswith(".gz")
+    capacity = size * (_DEFLATE_RATIO if gz else 1)
+    need = rows * cols if layout == "array" else max(2 * entries, rows + cols)
+    if need > capacity:
+        raise _err(path, f"the Matrix Market header claims a {rows:,} × {cols:,} {layout} "
+                         f"matrix with {entries:,} entries, more than a "
+                         f"{'gzip ' if gz else ''}file of {size:,} bytes can hold; not read "
+                         "(is the header wrong?)")
 
 
 _GREY_MODES = ("1", "L", "LA", "I;16", "I;16B", "I;16L", "I;16N")
@@ -483,14 +697,18 @@ def _load_image(path: Path, patch: int, max_pixels: int) -> _Parts:
 
 def _load_permissions(path: Path) -> _Parts:
     try:
-        B, users, perms = access_control.load_user_permissions(path)
-    except (ValueError, OSError, EOFError) as exc:  # UnicodeDecodeError is a ValueError
+        B, _, perms = access_control.load_user_permissions(path)
+    except _READ_ERRORS as exc:  # UnicodeDecodeError is a ValueError
         message = _first_line(exc)
         message = message.removeprefix(f"{path}: ")
         raise _err(path, f"cannot read as a user-permission list: {message}") from None
-    note = (f"user-permission list: {len(users)} users × {len(perms)} permissions, "
-            f"{int(B.sum())} grants")
-    return _Parts(B.astype(np.float64), "boolean", list(perms), notes=[note])
+    X = B.astype(np.float64)
+    return _Parts(X, "boolean", list(perms), notes=[_grants_note(X)])
+
+
+def _grants_note(X: np.ndarray) -> str:
+    return (f"user-permission list: {X.shape[0]} users × {X.shape[1]} permissions, "
+            f"{int(X.sum())} grants")
 
 
 # --- checks common to all formats ----------------------------------------------------------
@@ -517,6 +735,7 @@ def _finish(path: Path, parts: _Parts, *, dropna: bool, standardize: bool) -> Us
         X = X[keep]
         parts.labels = None if parts.labels is None else parts.labels[keep]
         parts.train = None if parts.train is None else parts.train[keep]
+    if dropna:
         notes.append(f"dropped {n - keep.sum()} of {n} rows with missing or infinite values "
                      "(--dropna)")
     if X.shape[0] < 2:
