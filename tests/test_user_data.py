@@ -14,7 +14,7 @@ import scipy.io
 import scipy.sparse as sp
 from PIL import Image
 
-from mtc_cli.datasets.user_data import FORMATS, UserData, load
+from mtc_cli.datasets.user_data import FORMATS, UserData, _standardize, load
 from mtc_cli.errors import MtcError
 
 
@@ -568,3 +568,20 @@ def test_npz_train_label_array_gaps_are_none(tmp_path):
              y=np.array([1.0, np.nan, 2.0]))
     d = load(tmp_path / "t.npz", train_labels="y")
     assert d.train_labels.tolist() == ["1.0", None, "2.0"] and d.labels is None
+
+
+def test_standardize_scales_extreme_values_first_and_keeps_ordinary_bits(tmp_path):
+    """Review cases N11c and N12b: values of 1e308 and 1e-300 standardize to the z-scores of
+    the same points at unit scale; ordinary data keep the bits of the plain z-score."""
+    rng = np.random.default_rng(4)
+    base = rng.normal(size=(40, 3)) + [0.0, 5.0, -2.0]
+    plain = (base - base.mean(axis=0)) / base.std(axis=0)
+    for scale in (1.0, 1e308 / 8, 1e-300):
+        path = tmp_path / f"x{scale:g}.csv"
+        pd.DataFrame(base * scale, columns=list("abc")).to_csv(path, index=False,
+                                                               float_format="%.17g")
+        np.testing.assert_allclose(load(path, standardize=True).X, plain, rtol=1e-9,
+                                   atol=1e-12)
+    for layout in (base, np.asfortranarray(base)):  # bit for bit the plain z-score
+        z = _standardize(tmp_path / "x.csv", layout, list("abc"), "table")
+        np.testing.assert_array_equal(z, (layout - layout.mean(axis=0)) / layout.std(axis=0))

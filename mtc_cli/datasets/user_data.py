@@ -793,10 +793,15 @@ def _standardize(path: Path, X: np.ndarray, names: list[str], kind: str) -> np.n
         hint = "; leave them out with --drop" if kind == "table" else ""
         raise _err(path, f"--standardize: column(s) {shown} are constant (standard deviation "
                          f"0){hint}")
+    # each column first scaled by the power of two nearest its largest |value| (exact in
+    # float64, so the z-scores of ordinary data keep their bits), so that values near the
+    # ends of float64's range (1e308, 1e-300) neither overflow nor underflow
+    _, exponent = np.frexp(np.abs(X).max(axis=0))
+    X = X * np.ldexp(1.0, -exponent)
     with np.errstate(all="ignore"):
         Z = (X - X.mean(axis=0)) / X.std(axis=0)
     if not np.isfinite(Z).all():
-        raise _err(path, "--standardize: the values are too large to standardize in float64")
+        raise _err(path, "--standardize: the features cannot be standardized in float64")
     return Z
 
 
