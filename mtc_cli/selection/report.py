@@ -187,7 +187,8 @@ def auto_report(summary: pd.DataFrame, selections: dict, data, vote: pd.DataFram
         row = best.iloc[0]
         tied = decision.loc[~decision["winner"]
                             & (decision["min_stability"] == row["min_stability"]), "model"]
-        margin = (f", tied with {', '.join(tied)}: the first listed wins" if len(tied) else
+        margin = (f", tied with {', '.join(tied)}: the one stable at the largest k, then the "
+                  "first listed, wins" if len(tied) else
                   f", ahead by {row['margin']:.3f} of the next"
                   if np.isfinite(row["margin"]) else "")
         lines += ["", f"Answer: {row['model']}, k = {_k(row['vote_k'])} (its vote; lowest "
