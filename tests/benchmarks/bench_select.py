@@ -163,6 +163,7 @@ def main() -> None:
         old = [(n, d, m) not in new
                for n, d, m in zip(kept["n"], kept["d"], kept["model"], strict=True)]
         table = pd.concat([kept[old], table], ignore_index=True)
+    table["n_init"] = table["n_init"].astype("Int64")  # empty for auto
     table.sort_values("n", kind="stable").to_csv(out, index=False, lineterminator="\n")
     print(f"wrote {out}")
 
