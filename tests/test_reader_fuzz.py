@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 import tempfile
 import warnings
 from pathlib import Path
@@ -28,7 +29,11 @@ from mtc_cli.errors import MtcError
 # Hypothesis caches into ./.hypothesis, which pytest's norecursedirs (ours replaces the
 # default) would then warn about: keep it out of the checkout
 set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "mtc-hypothesis")
-FUZZ = settings(max_examples=300, deadline=None, database=None,
+# The same examples on every run, so a test run's verdict is the code's, not the draw's;
+# MTC_FUZZ_EXAMPLES=N draws N fresh random examples a test instead, to explore
+EXPLORE = int(os.environ.get("MTC_FUZZ_EXAMPLES", "0"))
+FUZZ = settings(max_examples=EXPLORE or 300, deadline=None, database=None,
+                derandomize=not EXPLORE,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 NUMBERS = st.one_of(

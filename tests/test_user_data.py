@@ -312,6 +312,11 @@ def _npy(name, A):
     return make
 
 
+def _code_points(points):
+    """A one-character text array of raw code points (numpy stores UTF-32 unchecked)."""
+    return np.array(points, dtype=np.uint32).view("<U1")
+
+
 def _text(name, text):
     return lambda tmp: write(tmp / name, text)
 
@@ -441,6 +446,12 @@ BAD = {
     "bad npz": (_raw("bad.npz", b"PK\x03\x04 broken zip"), {}, ["NumPy"]),
     "npy 1-D": (_npy("v.npy", np.arange(5.0)), {}, ["(5,)", "2-D"]),
     "npy complex": (_npy("c.npy", np.ones((3, 2), complex)), {}, ["complex"]),
+    "npy text beyond U+10FFFF": (_npy("u.npy", _code_points([[0x110000, 49], [50, 51]])), {},
+                                 ["not valid Unicode"]),
+    "npy text with a surrogate": (_npy("s.npy", _code_points([[49, 0xD800], [50, 51]])), {},
+                                  ["not valid Unicode"]),
+    "npz labels with a surrogate": (_npz("l.npz", X=np.eye(3), y=_code_points([49, 0xDFFF, 50])),
+                                    {"label_column": "y"}, ["'y'", "not valid Unicode"]),
     "npz several arrays": (_npz("several.npz", a=np.eye(3), b=np.eye(3)), {},
                            ["a, b", "'X'"]),
     "npz label array wrong length": (_npz("l.npz", X=np.eye(3), y=np.arange(4)),

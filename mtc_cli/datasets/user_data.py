@@ -394,6 +394,9 @@ def _load_array(path: Path, **options) -> _Parts:
         raise _err(path, f"{what} has dtype {A.dtype}; expected real numbers")
     if A.shape[0] == 0 or A.shape[1] == 0:
         raise _err(path, f"{what} has shape {A.shape}: no data")
+    if A.dtype.kind == "U" and not _valid_unicode(A):
+        raise _err(path, f"{what} holds text that is not valid Unicode (a code point above "
+                         "U+10FFFF or a surrogate); expected real numbers")
     names = [str(j) for j in range(A.shape[1])]
     ext = {k: (key, _label_array(path, key, arr, A.shape[0], k))
            for k, (key, arr) in extra.items()}
@@ -434,6 +437,8 @@ def _label_array(path: Path, key: str, arr: np.ndarray, n: int, option: str) -> 
                          f"expected 1-D with one entry per row ({n})")
     if arr.dtype.kind not in "biufUS":
         raise _err(path, f"{_OPTIONS[option]} {key!r}: unsupported dtype {arr.dtype}")
+    if arr.dtype.kind == "U" and not _valid_unicode(arr):
+        raise _err(path, f"{_OPTIONS[option]} {key!r}: the labels are not valid Unicode text")
     values = pd.Series(arr)
     missing = values.isna() | (values == "") if arr.dtype.kind in "US" else values.isna()
     return _strings(values, missing)
@@ -554,6 +559,12 @@ def _check_ids(path: Path, X: np.ndarray, feats: list[str]) -> None:
         raise _err(path, f"column {name!r} looks like a row number or ID ({why}), not a "
                          f"feature; leave it out with --drop {shlex.quote(name)} (or name the "
                          "features with --columns)")
+
+
+def _valid_unicode(A: np.ndarray) -> bool:
+    """Whether every code point of the text array ``A`` is a Unicode scalar value."""
+    points = np.ascontiguousarray(A).view(np.uint32)
+    return not ((points > 0x10FFFF) | ((points >= 0xD800) & (points <= 0xDFFF))).any()
 
 
 def _numeric(col: pd.Series) -> bool:
