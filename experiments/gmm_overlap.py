@@ -133,9 +133,10 @@ class GmmOverlap(Experiment):
 
     def tables(self, rows, summary, p: Params) -> dict:
         """``thresholds``: per criterion the smallest σ (in the config's unit) whose median
-        choice is below the true k, and the same σ in units of d (``_d``) and of r (``_r``),
-        the two readings of the paper's "distance between the centers" (one wide row, so
-        targets can compare criteria)."""
+        choice is below the true k (``first_below``) and the largest whose median choice is
+        the true k (``last_at_true``: the paper's "still estimates 3 … up to"), each also in
+        units of d (``_d``) and of r (``_r``), the two readings of the paper's "distance
+        between the centers" (one wide row, so targets can compare criteria)."""
         wide = {}
         to_d = unit(p.centres, p.distance) / centre_distance(p.centres)
         to_r = unit(p.centres, p.distance) / radius(p.centres)
@@ -146,6 +147,11 @@ class GmmOverlap(Experiment):
             wide[f"{c}_first_below"] = first
             wide[f"{c}_first_below_d"] = first * to_d
             wide[f"{c}_first_below_r"] = first * to_r
+            at_true = s.loc[s["selected_k"] == s["true_k"], "sigma_over_d"]
+            last = float(at_true.max()) if len(at_true) else np.nan
+            wide[f"{c}_last_at_true"] = last
+            wide[f"{c}_last_at_true_d"] = last * to_d
+            wide[f"{c}_last_at_true_r"] = last * to_r
         wide["mtc_over_bic"] = wide["mtc_first_below"] / wide["bic_first_below"]
         wide["grid_step_d"] = round(float(np.min(np.diff(sorted(p.sigma_over_d)))), 12) * to_d \
             if len(p.sigma_over_d) > 1 else np.nan

@@ -36,10 +36,25 @@ def _status(targets: pd.DataFrame) -> pd.Series:
     return targets["holds"].astype(str).map({"True": "holds", "False": "fails"})
 
 
+#: the classes of a failure's reason (the first word of a failing target's ``why``):
+#: the paper's result does not appear although we follow it, or a setting of ours
+REASONS = ("faithful", "ours")
+
+
+def reason_class(why: str) -> str | None:
+    """``faithful`` or ``ours`` when ``why`` opens with that word and a dash
+    ("faithful — which unstated detail", "ours — which setting"), else None."""
+    head, dash, _ = str(why).partition(" — ")
+    return head if dash and head in REASONS else None
+
+
 def count_line(targets: pd.DataFrame) -> str:
-    """'N paper claims: H hold, F fail, T not testable; D derived/ours: …' of a table."""
+    """'N paper claims: H hold, F fail (a faithful, b ours), T not testable; D derived/ours:
+    …' of a table; the reasons are counted where the table has a ``why`` column."""
     status = _status(targets)
     kinds = targets["kind"] if "kind" in targets else pd.Series("paper", index=targets.index)
+    reasons = (targets["why"].map(reason_class) if "why" in targets
+               else pd.Series(None, index=targets.index))
     parts = []
     for label, mask in (("paper claims", kinds == "paper"),
                         ("derived and our own targets", kinds != "paper")):
@@ -48,6 +63,9 @@ def count_line(targets: pd.DataFrame) -> str:
         s = status[mask]
         text = f"{int(mask.sum())} {label}: {int((s == 'holds').sum())} hold, " \
                f"{int((s == 'fails').sum())} fail"
+        why = reasons[mask & (status == "fails")]
+        if why.notna().any():
+            text += " (" + ", ".join(f"{int((why == r).sum())} {r}" for r in REASONS) + ")"
         for extra in ("not testable", "error"):
             if (s == extra).any():
                 text += f", {int((s == extra).sum())} {extra}"
@@ -57,7 +75,8 @@ def count_line(targets: pd.DataFrame) -> str:
 
 def reproduction_table(results_dir: Path) -> str:
     """The count line and one markdown row per target of every run directly under
-    ``results_dir`` (its claim tagged by kind, the paper's value, ours, the status)."""
+    ``results_dir`` (its claim tagged by kind, the paper's value, ours, the status, and for
+    a target that does not hold the reason its config gives: ``why``)."""
     files = sorted(Path(results_dir).glob("*/targets.csv"))
     if not files:
         raise MtcError(f"{results_dir}: no */targets.csv found")
@@ -65,8 +84,10 @@ def reproduction_table(results_dir: Path) -> str:
     df = pd.concat(frames, ignore_index=True)
     status = _status(df).map({"holds": "yes", "fails": "**no**", "not testable":
                               "not testable", "error": "**error**"})
+    why = df["why"] if "why" in df else pd.Series("", index=df.index)
     table = pd.DataFrame({"run": df["run"], "claim": tagged_claims(df), "paper": df["paper"],
-                          "ours": df["observed"], "holds": status})
+                          "ours": df["observed"], "holds": status,
+                          "why not": why.where(status != "yes", "")})
     return f"{count_line(df)}.\n\n" + markdown_table(table)
 
 

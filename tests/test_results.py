@@ -1,5 +1,7 @@
 """Selection summary and target checks on small tables worked out by hand."""
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -82,3 +84,34 @@ def test_mean_curves_by_hand():
     assert a.loc[1, "mean"] == 4.0 and a.loc[2, "mean"] == 1.5
     assert np.isclose(a.loc[1, "std"], np.sqrt(2.0)) and (a["n"] == 2).all()
     assert out["curve_choice"].iloc[0].to_dict() == {"a_k": 2, "b_k": 1}
+
+
+def test_count_line_counts_the_reasons_of_failures():
+    from mtc_cli.report import count_line, reason_class
+
+    out = pd.DataFrame({"kind": ["paper", "paper", "paper", "paper", "derived"],
+                        "status": ["holds", "fails", "fails", "fails", "fails"],
+                        "why": ["", "faithful — the paper's geometry is not stated",
+                                "ours — our grid stops early", "faithful — another",
+                                "a reading, no reason"]})
+    assert count_line(out) == ("4 paper claims: 1 hold, 3 fail (2 faithful, 1 ours); "
+                               "1 derived and our own targets: 0 hold, 1 fail")
+    assert [reason_class(w) for w in out["why"]] == [None, "faithful", "ours", "faithful", None]
+    assert reason_class("faithfully — x") is None and reason_class("ours") is None
+
+
+def test_every_committed_failure_says_why():
+    """Every target of the committed full profiles that fails or cannot be tested names its
+    reason: "faithful — the unstated detail" or "ours — the setting" (issue 29, item 7)."""
+    from mtc_cli.report import reason_class
+
+    root = Path(__file__).resolve().parents[1] / "results"
+    files = sorted(root.glob("*/targets.csv"))
+    assert files
+    missing = []
+    for f in files:
+        df = pd.read_csv(f, keep_default_na=False)
+        bad = df[df["status"] != "holds"]
+        missing += [f"{f.parent.name}: {c}" for c, w in zip(bad["claim"], bad["why"], strict=True)
+                    if reason_class(w) is None]
+    assert not missing, missing
