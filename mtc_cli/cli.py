@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import pkgutil
+import re
 import signal
 import sys
 from pathlib import Path
@@ -23,6 +24,7 @@ class Terminated(KeyboardInterrupt):
 
 
 def _fail(message: str, code: int = 2):
+    _repeated_warnings()
     click.echo(f"mtc: error: {message}", err=True)
     sys.exit(code)
 
@@ -51,7 +53,10 @@ def _one_line_errors(command):
         except Exception as exc:
             if type(exc).__name__ != "TerminatedWorkerError":  # loky's, not imported here
                 raise
-            _fail(f"a worker process died ({str(exc).splitlines()[0][:120]}); {RESUME}", 1)
+            codes = re.search(r"exit codes of the workers are \{(.*?)\}", str(exc))
+            how = f" ({codes.group(1)})" if codes else ""
+            _fail(f"a worker process died{how}: it was killed, crashed or ran out of memory; "
+                  f"{RESUME}", 1)
 
     return wrapper
 
@@ -72,9 +77,26 @@ PLUGIN = click.option("--plugin", "plugins", multiple=True, metavar="MODULE",
                       "`experiment`); repeatable.")
 
 
+#: how often each warning (text, category) was given; printed the first time only
+_WARNED: dict[tuple[str, str], int] = {}
+
+
 def _one_line_warning(message, category, filename, lineno, file=None, line=None):
-    text = " ".join(str(message).split())
-    print(f"mtc: warning: {text} ({category.__name__})", file=file or sys.stderr, flush=True)
+    """A warning as one line, each text once: repeats are counted, see _repeated_warnings."""
+    key = (" ".join(str(message).split()), category.__name__)
+    _WARNED[key] = _WARNED.get(key, 0) + 1
+    if _WARNED[key] == 1:
+        print(f"mtc: warning: {key[0]} ({key[1]})", file=file or sys.stderr, flush=True)
+
+
+def _repeated_warnings() -> None:
+    """At the end of a command, one line for each warning given more than once: its text and
+    how often."""
+    for (text, category), count in _WARNED.items():
+        if count > 1:
+            print(f"mtc: warning: {text} ({category}; {count} times in all)", file=sys.stderr,
+                  flush=True)
+    _WARNED.clear()
 
 
 def entry(argv=None) -> None:
@@ -87,6 +109,7 @@ def entry(argv=None) -> None:
     signal.signal(signal.SIGTERM, _terminate)
     try:
         main.main(args=argv, prog_name="mtc", standalone_mode=False)
+        _repeated_warnings()
     except click.exceptions.Abort:
         _fail("interrupted", 130)
     except click.ClickException as exc:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from mtc_cli import yamlio
-from mtc_cli.errors import MtcError
+from mtc_cli.errors import MtcError, not_found
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 COMMON_KEYS = ("experiment", "description", "seed", "targets", "quick", "cluster")
@@ -207,7 +207,7 @@ def _config(raw, path: Path, quick, overrides, resolve_experiment) -> Config | N
         try:
             values = _set_dotted(values, key.split("."), value)
         except MtcError as exc:
-            raise MtcError(f"{path}: {exc}") from None
+            raise MtcError(f"{path}: --set {key}: {exc}") from None
 
     _check_seed(seed, path)
     params = build(params_cls, values, str(path), "")
@@ -265,18 +265,18 @@ def _merge(base: dict, over: dict) -> dict:
 
 
 def _set_dotted(values, keys: list[str], value):
-    """Set ``a.b.0`` style keys: names index mappings, numbers index lists."""
+    """Set ``a.b.0`` style keys: names index mappings, numbers index lists (an error says
+    why, the caller names the key)."""
     head, rest = keys[0], keys[1:]
     if isinstance(values, list):
         if not head.isdigit() or int(head) >= len(values):
-            raise MtcError(f"--set {'.'.join(keys)}: index {head!r} outside a list of "
-                           f"{len(values)}")
+            raise MtcError(f"index {head!r} outside a list of {len(values)}")
         out = list(values)
         i = int(head)
         out[i] = value if not rest else _set_dotted(out[i], rest, value)
         return out
     if values is not None and not isinstance(values, dict):
-        raise MtcError(f"--set {'.'.join(keys)}: {values!r} is a single value, not a mapping")
+        raise MtcError(f"{values!r} is a single value, not a mapping")
     out = dict(values or {})
     out[head] = value if not rest else _set_dotted(out.get(head, {}), rest, value)
     return out
@@ -362,7 +362,7 @@ def resolve_path(text: str, source: str, key: str) -> Path:
     for candidate in (p, PROJECT_ROOT / p):
         if candidate.exists():
             return candidate.resolve()
-    raise MtcError(f"{source}: key '{key}': file not found: {text}")
+    raise MtcError(f"{source}: key '{key}': {not_found(p)}: {text}")
 
 
 def keys(cls, prefix: str = "", defaults: Any = dataclasses.MISSING) -> list[dict]:

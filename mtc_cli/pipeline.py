@@ -57,10 +57,10 @@ def start_workers(jobs: int, modules: tuple[str, ...]) -> None:
 
     from joblib import Parallel, delayed, parallel_config
 
-    from mtc_cli.runner import quiet_relaunched_tracker, watch_parent
+    from mtc_cli.runner import quiet_tracker, watch_parent
 
     def warm() -> None:
-        quiet_relaunched_tracker()
+        quiet_tracker()
         with contextlib.suppress(Exception), parallel_config(
                 backend="loky", initializer=watch_parent, initargs=(os.getpid(),)):
             Parallel(n_jobs=jobs, batch_size=1)(delayed(_import)(modules)

@@ -16,6 +16,7 @@ import os
 import sys
 import threading
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -76,9 +77,19 @@ def _compute(experiment, task: dict, key: str, seed: int) -> dict:
     other shapes in other last bits. Sequential within a task, every backend computes alike."""
     keep_freed_memory()
     start = time.perf_counter()
-    with threadpool_limits(limits=1), parallel_config(backend="sequential"):
+    with threadpool_limits(limits=1), parallel_config(backend="sequential"), \
+            warnings.catch_warnings(record=True) as caught:
         rows = experiment.run_task(task, task_rng(seed, key))
-    return {"key": key, "task": task, "elapsed_s": time.perf_counter() - start, "rows": rows}
+    return {"key": key, "task": task, "elapsed_s": time.perf_counter() - start, "rows": rows,
+            "warnings": [(w.category, str(w.message), w.filename, w.lineno) for w in caught]}
+
+
+def _keep(record: dict, cache: Path, stamp: dict) -> None:
+    """Show in this process the warnings a task raised (a worker's own stderr would print
+    them raw, and the CLI prints each text once: see ``mtc_cli.cli``), then store it."""
+    for category, text, filename, lineno in record.pop("warnings"):
+        warnings.showwarning(text, category, filename, lineno)
+    _store(record, cache, stamp)
 
 
 def rows_digest(rows) -> str:
@@ -235,7 +246,7 @@ def run_tasks(experiment, tasks: list[dict], seed: int, run_dir: Path, *, jobs: 
     try:
         if backend == "loky" and (jobs == 1 or len(todo) <= 1):
             for i in todo:
-                _store(_compute(experiment, tasks[i], keys[i], seed), cache, stamp)
+                _keep(_compute(experiment, tasks[i], keys[i], seed), cache, stamp)
                 progress.update()
         else:
             calls = (delayed(_compute)(experiment, tasks[i], keys[i], seed) for i in todo)
@@ -244,13 +255,13 @@ def run_tasks(experiment, tasks: list[dict], seed: int, run_dir: Path, *, jobs: 
             extra = ({"initializer": watch_parent, "initargs": (os.getpid(),)}
                      if backend == "loky" else {})
             if backend == "loky":
-                quiet_relaunched_tracker()
+                quiet_tracker()
             with parallel_config(backend=backend, **extra):
                 # one task per batch: tasks are coarse, and batching would serialise a
                 # sweep of few long tasks on one worker
                 parallel = Parallel(n_jobs=n_jobs, batch_size=1, return_as="generator_unordered")
                 for record in parallel(calls):
-                    _store(record, cache, stamp)
+                    _keep(record, cache, stamp)
                     progress.update()
     finally:
         progress.close()
@@ -277,10 +288,17 @@ def output_digests(run_dir: Path) -> dict[str, str]:
     return out
 
 
-def quiet_relaunched_tracker() -> None:
-    """If loky's resource tracker dies during a run, loky starts a new one, which does not
+#: the warning filter given to loky's resource tracker: when a run is killed (SIGKILL), the
+#: tracker unlinks the run's semaphores and folders, as it should, and would say so in raw
+#: multi-line warnings after the run has gone
+TRACKER_WARNINGS = "ignore:resource_tracker:UserWarning"
+
+
+def quiet_tracker() -> None:
+    """Keep loky's resource tracker from printing into a run's stderr. It is started with
+    :data:`TRACKER_WARNINGS`. If it dies during a run, loky starts a new one, which does not
     know the resources of the old and prints a KeyError traceback for every resource it is
-    later told to forget (on a run that succeeds). Give the relaunched tracker /dev/null as
+    later told to forget (on a run that succeeds): the relaunched tracker gets /dev/null as
     its stderr; loky still warns once, in this process, that it relaunched the tracker.
     Patches loky's ``ResourceTracker`` (a workaround of that behaviour; skipped if loky's
     internals change)."""
@@ -297,16 +315,17 @@ def quiet_relaunched_tracker() -> None:
         self._mtc_relaunch = True
 
     def _launch(self):
-        if not getattr(self, "_mtc_relaunch", False):
-            return launch(self)
+        sys.warnoptions.append(TRACKER_WARNINGS)  # loky passes them on as -W options
         null, saved = os.open(os.devnull, os.O_WRONLY), os.dup(2)
         try:
-            os.dup2(null, 2)
+            if getattr(self, "_mtc_relaunch", False):
+                os.dup2(null, 2)
             return launch(self)
         finally:
             os.dup2(saved, 2)
             os.close(saved)
             os.close(null)
+            sys.warnoptions.remove(TRACKER_WARNINGS)
 
     cls._teardown_dead_process, cls._launch, cls._mtc_quiet = _teardown, _launch, True
 

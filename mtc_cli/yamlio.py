@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from mtc_cli.errors import MtcError
+from mtc_cli.errors import MtcError, not_found
 
 #: largest config file read, in bytes
 MAX_BYTES = 100 * 2**20
@@ -50,10 +50,26 @@ def expanded_size(node, memo=None) -> int:
     return size
 
 
+def _written_nodes(text: str) -> int:
+    """The number of nodes written in ``text`` (aliases once), counted from the parser's
+    events up to :data:`MAX_NODES` + 1, before any node is built: a large plain file is
+    refused in a second, not after its whole tree."""
+    loader, n = _Loader(text), 0
+    try:
+        while n <= MAX_NODES and (event := loader.get_event()) is not None:
+            n += isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent))
+    finally:
+        loader.dispose()
+    return n
+
+
 def load_text(text: str, source: str):
     """The YAML document in ``text`` (``source`` names it in errors)."""
     loader = _Loader(text)
     try:
+        if _written_nodes(text) > MAX_NODES:
+            raise MtcError(f"{source}: the YAML holds more than {MAX_NODES:,} nodes (limit "
+                           f"{MAX_NODES:,}): is it a config?")
         node = loader.get_single_node()
         if node is None:
             return None
@@ -79,7 +95,7 @@ def read(path: Path):
     path = Path(path)
     if not path.is_file():
         raise MtcError(f"{path}: " + ("is a directory, not a config file" if path.is_dir()
-                                      else "config file not found"))
+                                      else not_found(path, "config file")))
     size = path.stat().st_size
     if size > MAX_BYTES:
         raise MtcError(f"{path}: {size / 2**20:.0f} MiB is larger than a config may be "

@@ -4,6 +4,7 @@
 Generated CSV/TSV text (odd shapes; NaN, inf, huge and tiny numbers; a BOM, CRLF,
 semicolons, thousands separators; cut short), NumPy arrays, Matrix Market files and
 user-permission lists, each also as damaged bytes, go through ``load`` with random options.
+Marked ``reliability``: the bounded fuzz run of ``make test-reliability``.
 """
 
 from __future__ import annotations
@@ -181,36 +182,42 @@ def frames(draw) -> tuple[str, bytes]:
     return name, damage(buf.getvalue(), draw)
 
 
+@pytest.mark.reliability
 @FUZZ
 @given(text_tables(), TEXT_OPTIONS)
 def test_text_tables(file, options):
     check(*file, options)
 
 
+@pytest.mark.reliability
 @FUZZ
 @given(arrays(), OPTIONS)
 def test_numpy_files(file, options):
     check(*file, options)
 
 
+@pytest.mark.reliability
 @FUZZ
 @given(matrix_market(), SPARSE_OPTIONS)
 def test_matrix_market(file, options):
     check(*file, options)
 
 
+@pytest.mark.reliability
 @FUZZ
 @given(permission_lists(), SPARSE_OPTIONS)
 def test_permission_lists(file, options):
     check(*file, options)
 
 
+@pytest.mark.reliability
 @settings(FUZZ, max_examples=100)
 @given(frames(), OPTIONS)
 def test_spreadsheets_and_parquet(file, options):
     check(*file, options)
 
 
+@pytest.mark.reliability
 @FUZZ
 @given(st.sampled_from(sorted(SUFFIXES)), st.binary(max_size=300), TEXT_OPTIONS)
 def test_random_bytes(suffix, data, options):

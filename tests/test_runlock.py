@@ -10,6 +10,7 @@ from mtc_cli import runlock
 from mtc_cli.errors import MtcError
 
 
+@pytest.mark.reliability
 def test_an_empty_lock_being_written_is_held(tmp_path):
     (tmp_path / runlock.NAME).touch()  # another run between O_EXCL and its write
     with pytest.raises(MtcError, match="in use by another mtc run"):

@@ -78,6 +78,7 @@ def test_default_run_directory_and_saved_config(cli, blobs, tmp_path, monkeypatc
     pd.testing.assert_frame_equal(a, b)  # mtc select and mtc run share one path
 
 
+@pytest.mark.reliability
 def test_saved_config_keeps_every_set_and_waits_for_the_run(cli, blobs, tmp_path):
     saved = tmp_path / "mine.yaml"
     args = (blobs, "--k", "1..3", "--model", "kmeans", "--criteria", "gap,mtc", "--set",
@@ -200,6 +201,7 @@ def test_bad_inputs_are_one_line_and_write_nothing(cli, blobs, tmp_path):
     assert "missing.csv" in _bad(cli, tmp_path, tmp_path / "missing.csv")
 
 
+@pytest.mark.reliability
 def test_out_refuses_a_folder_of_the_users_own_files(cli, blobs, tmp_path):
     mine = tmp_path / "mine"
     mine.mkdir()
@@ -214,16 +216,18 @@ def test_out_refuses_a_folder_of_the_users_own_files(cli, blobs, tmp_path):
 
 
 @pytest.mark.parametrize("scale,word", [(1e-300, "underflow"), (1e307, "overflow")])
+@pytest.mark.reliability
 def test_values_whose_squared_distances_underflow_or_overflow_are_one_line(cli, tmp_path,
                                                                           scale, word):
     X, _ = make_blobs(60, 3, centers=3, random_state=0)
     path = tmp_path / "scaled.csv"
     np.savetxt(path, X * scale, delimiter=",")
     result = cli("select", path, "--out", tmp_path / "out")
-    assert result.exit_code == 2 and word in result.stderr and "rescale" in result.stderr
+    assert result.exit_code == 2 and word in result.stderr and "--standardize" in result.stderr
     assert result.stderr.count("\n") == 1 and not (tmp_path / "out").exists()
 
 
+@pytest.mark.reliability
 def test_fewer_than_four_objects_are_one_line(cli, tmp_path):
     path = tmp_path / "two.csv"
     np.savetxt(path, [[1.0, 2.0], [3.0, 4.0]], delimiter=",")
@@ -233,6 +237,7 @@ def test_fewer_than_four_objects_are_one_line(cli, tmp_path):
 
 
 @pytest.mark.parametrize("model", ["gmm", "kmeans"])
+@pytest.mark.reliability
 def test_clest_fails_alone_on_three_distinct_points(cli, tmp_path, model):
     """40 rows of 3 distinct points: Clest's LDA cannot be trained on a learning set with
     fewer distinct points than clusters; it reports no choice and why, the rest runs."""

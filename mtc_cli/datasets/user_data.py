@@ -31,7 +31,7 @@ from PIL import Image
 
 from mtc_cli.datasets import access_control, images
 from mtc_cli.datasets.formats import FORMATS
-from mtc_cli.errors import MtcError
+from mtc_cli.errors import MtcError, not_found
 
 __all__ = ["FORMATS", "UserData", "load"]
 
@@ -134,7 +134,7 @@ def load(path, *, format: str | None = None, label_column: str | None = None,
     """
     path = Path(path).expanduser()
     if not path.exists():
-        raise _err(path, "data file not found")
+        raise _err(path, not_found(path, "data file"))
     if path.is_dir():
         raise _err(path, "is a directory, not a data file")
     fmt = _format_of(path, format)

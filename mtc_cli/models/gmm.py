@@ -14,11 +14,13 @@ COVARIANCE_TYPES = ("full", "tied", "diag", "spherical")
 
 @dataclass(frozen=True)
 class GmmSolution:
-    """A GMM solution s: mixing weights π_t, centres μ_t and full covariances Σ_t."""
+    """A GMM solution s: mixing weights π_t, centres μ_t and covariances Σ_t — full d × d
+    matrices, or for ``covariance_type`` diag their diagonals (never a d × d matrix: a GMM
+    on 100 000 features keeps k · d numbers)."""
 
     weights: np.ndarray  # (k,)
     means: np.ndarray  # (k, d)
-    covariances: np.ndarray  # (k, d, d)
+    covariances: np.ndarray  # (k, d, d); diag: (k, d)
     covariance_type: str
 
     @property
@@ -33,17 +35,16 @@ def fit(X: np.ndarray, k: int, *, covariance_type: str = "full", n_init: int = 3
                          random_state=random_state, reg_covar=reg_covar, max_iter=500)
     gm.fit(X)
     return GmmSolution(gm.weights_.copy(), gm.means_.copy(),
-                       _full_covariances(gm.covariances_, covariance_type, k, X.shape[1]),
+                       _covariances(gm.covariances_, covariance_type, k, X.shape[1]),
                        covariance_type)
 
 
-def _full_covariances(cov, covariance_type: str, k: int, d: int) -> np.ndarray:
-    if covariance_type == "full":
+def _covariances(cov, covariance_type: str, k: int, d: int) -> np.ndarray:
+    """k full covariance matrices, or k diagonals (diag)."""
+    if covariance_type in ("full", "diag"):
         return np.array(cov)
     if covariance_type == "tied":
         return np.repeat(np.asarray(cov)[None], k, axis=0)
-    if covariance_type == "diag":
-        return np.stack([np.diag(c) for c in cov])
     return np.asarray(cov)[:, None, None] * np.eye(d)[None]
 
 
@@ -55,9 +56,14 @@ def component_costs(solution: GmmSolution, X: np.ndarray) -> np.ndarray:
     n, d = X.shape
     log_joint = np.empty((n, solution.k))
     for t in range(solution.k):
-        chol = np.linalg.cholesky(solution.covariances[t])
-        z = np.linalg.solve(chol, (X - solution.means[t]).T)  # (d, n)
-        log_det = 2.0 * np.log(np.diag(chol)).sum()
+        if solution.covariance_type == "diag":
+            sd = np.sqrt(solution.covariances[t])
+            z = (X - solution.means[t]).T / sd[:, None]  # (d, n)
+            log_det = 2.0 * np.log(sd).sum()
+        else:
+            chol = np.linalg.cholesky(solution.covariances[t])
+            z = np.linalg.solve(chol, (X - solution.means[t]).T)  # (d, n)
+            log_det = 2.0 * np.log(np.diag(chol)).sum()
         log_joint[:, t] = (np.log(solution.weights[t])
                            - 0.5 * (d * np.log(2 * np.pi) + log_det + (z * z).sum(axis=0)))
     return -log_joint

@@ -124,7 +124,24 @@ def make_settings(model: str, k_range: tuple[int, int] | None, criteria, *, n: i
             raise MtcError("key 'train_labels': fewer than 2 distinct training labels")
     if not chosen:
         raise MtcError(f"key 'criteria': no criterion is defined on k = {lo}..{hi}")
+    if model == "gmm":
+        _check_gmm_memory(hi, d, options.get("covariance_type", "full"))
     return Settings(model=model, k_lo=lo, k_hi=hi, criteria=tuple(chosen), **options)
+
+
+def _check_gmm_memory(k: int, d: int, covariance_type: str) -> None:
+    """Refuse, before any fit, a GMM whose k covariance matrices of d × d (full, tied and
+    spherical are held so: k·d²·8 bytes per fit) exceed this machine's memory; diag keeps
+    k·d numbers."""
+    from mtc_cli.experiment import physical_memory
+
+    need, total = 8 * k * d * d, physical_memory()
+    if covariance_type != "diag" and need > total:
+        raise MtcError(f"key 'covariance_type': a GMM with {covariance_type} covariances at "
+                       f"k = {k} on {d:,} features needs about {need / 2**30:,.0f} GiB per fit "
+                       f"(k·d²·8 bytes), this machine has {total / 2**30:.0f} GiB: use "
+                       "--set covariance_type=diag, fewer features (--columns, --drop) or "
+                       "another --model")
 
 
 def check_data(X, model: str, name: str) -> None:
@@ -151,6 +168,9 @@ def check_data(X, model: str, name: str) -> None:
                            "have no direction for spherical k-means")
 
 
+RESCALE = "rescale the features, e.g. with --standardize (standardize: true in a config)"
+
+
 def _check_scale(X: np.ndarray, name: str) -> None:
     """Refuse values whose squared deviations from the mean overflow to inf or underflow to
     0 while the values differ: every criterion computes squared distances."""
@@ -159,9 +179,9 @@ def _check_scale(X: np.ndarray, name: str) -> None:
         sq = np.einsum("ij,ij->i", dev, dev)
     if not np.isfinite(sq).all():
         raise MtcError(f"{name}: values up to {np.nanmax(np.abs(X)):.3g} overflow the squared "
-                       "distances every criterion computes; rescale the features")
+                       f"distances every criterion computes; {RESCALE}")
     lost = (sq == 0) & (dev != 0).any(axis=1)
     if lost.any():
         raise MtcError(f"{name}: values as small as {np.abs(dev[lost]).max():.3g} apart "
                        "underflow to 0 in the squared distances every criterion computes; "
-                       "rescale the features")
+                       f"{RESCALE}")
