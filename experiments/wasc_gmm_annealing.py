@@ -4,11 +4,13 @@ temperature (Buhmann, Chehreghani, Frank, Streich 2011, Sect. 4).
 Five isotropic Gaussians (Σ = 0.5·I); X¹ and X² of n objects each, aligned by generation
 (object i of both sets comes from the same component). Ten centroids (twice the true
 number) are annealed on X¹ by deterministic annealing, ε_ik = ‖x_i − μ_k‖². At every
-stopping temperature T: the number of distinct centroids K̂(T); I_β of eq. 13 at β = 1/T
+stopping temperature T: the number K̂(T) of centroids distinct at the resolution of T
+(‖μ_a − μ_b‖² > 2T, :func:`mtc_cli.models.resolution.distinct_at`); I_β of eq. 13 at β = 1/T
 and the expected transfer cost of eq. 15 at β = 1/T, both of the ten annealed centroids
 (coinciding centroids weigh as in the annealing); the capacity max_β I_β of the K̂ merged
-distinct centroids; and the 1-D MDS projection of the centroids (Fig. 2a). BIC of
-spherical GMMs fitted by EM for k = 1..10 (Fig. 2c).
+distinct centroids; K̂_σ, the centroids more than ``merge_tol``·σ apart (the annealing's
+split detector and the former reading of K̂); and the 1-D MDS projection of the centroids
+(Fig. 2a). BIC of spherical GMMs fitted by EM for k = 1..10 (Fig. 2c).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from mtc_cli.criteria.information import bic
 from mtc_cli.errors import MtcError
 from mtc_cli.experiment import Experiment, check_memory
 from mtc_cli.models import annealing, gmm
+from mtc_cli.models.resolution import distinct_at
 
 SELECT = {"mutual_information": "max", "transfer_cost": "min", "capacity": "max",
           "bic": "min"}
@@ -51,8 +54,10 @@ class Params:
     cooling: float = param(0.9, help="annealing: T ← cooling·T", min=0.01, max=0.99)
     fine_cooling: float = param(0.99, help="annealing: finest factor near splits",
                                 min=0.01, max=0.999)
-    merge_tol: float = param(0.5, help="centroids closer than merge_tol·σ count as one",
-                             min=0.0)
+    merge_tol: float = param(0.5, help="K̂_σ, the centroids more than merge_tol·σ apart: "
+                                       "a step that changes it is retried more finely, and "
+                                       "the former reading of K̂ (K̂ itself: the resolution "
+                                       "of T)", min=0.0)
     bic_k_max: int = param(10, help="BIC: GMMs with k = 1..bic_k_max components", min=1)
     bic_n_init: int = param(2, help="BIC: EM restarts per fit", min=1)
     reps: int = param(3, help="repetitions (new X¹, X², annealing)", min=1)
@@ -108,13 +113,14 @@ class WascGmmAnnealing(Experiment):
         axis = mds_axis(path.centroids[-1])
         centre = X1.mean(axis=0)
         rows = []
-        for step, (T, M, k_hat) in enumerate(zip(path.temperatures, path.centroids,
-                                                 path.k_hat, strict=True)):
+        for step, (T, M, k_sigma) in enumerate(zip(path.temperatures, path.centroids,
+                                                   path.k_hat, strict=True)):
             c1, c2 = annealing.costs(X1, M), annealing.costs(X2, M)
-            labels = annealing.distinct(M, task["merge_tol"] * sigma)
+            labels = distinct_at(M, T)
             merged = annealing.merge(M, labels, np.ones(len(M)))[0]
             cap, cap_beta = capacity(annealing.costs(X1, merged), annealing.costs(X2, merged))
-            base = {"rep": task["rep"], "k": int(k_hat), "T": float(T), "step": step}
+            base = {"rep": task["rep"], "k": int(labels.max() + 1), "k_sigma": int(k_sigma),
+                    "T": float(T), "step": step}
             rows += [
                 {**base, "criterion": "mutual_information",
                  "score": mutual_information(c1, c2, 1.0 / T)},
@@ -140,23 +146,28 @@ class WascGmmAnnealing(Experiment):
 
     def tables(self, rows, summary, p: Params) -> dict:
         """``optima``: per repetition the temperature and K̂ of each criterion's optimum
-        over the annealing path, and the lowest T at which K̂ equals the true number."""
+        over the annealing path, and the lowest T at which K̂ equals the true number; the
+        same for the former reading K̂_σ (columns ``*_sigma``)."""
         true_k = len(p.means)
         out = []
         for rep, sub in rows[rows["criterion"] != "centroid_projection"].groupby("rep"):
             rec = {"rep": rep, "true_k": true_k}
             path = sub[sub["criterion"] == "mutual_information"].sort_values("step")
-            at_true = path.loc[path["k"] == true_k]
-            rec["t_lowest_true_k"] = float(at_true["T"].min()) if len(at_true) else np.nan
-            last_true = int(at_true["step"].max()) if len(at_true) else -1
+            last_true = {}
+            for k, tail in (("k", ""), ("k_sigma", "_sigma")):
+                at_true = path.loc[path[k] == true_k]
+                rec[f"t_lowest_true_k{tail}"] = (float(at_true["T"].min()) if len(at_true)
+                                                 else np.nan)
+                last_true[tail] = int(at_true["step"].max()) if len(at_true) else -1
             for c in ("mutual_information", "transfer_cost", "capacity"):
                 s = sub[sub["criterion"] == c].sort_values("step")
                 best = s.loc[s["score"].idxmax() if SELECT[c] == "max" else s["score"].idxmin()]
                 rec[f"{c}_T"] = float(best["T"])
-                rec[f"{c}_k"] = int(best["k"])
-                # annealing steps from the optimum down to the lowest T with the true K̂
-                # (0: the optimum is there; > 0: above it; < 0: below it)
-                rec[f"{c}_steps_above"] = last_true - int(best["step"])
+                for k, tail in (("k", ""), ("k_sigma", "_sigma")):
+                    rec[f"{c}_k{tail}"] = int(best[k])
+                    # annealing steps from the optimum down to the lowest T with the true K̂
+                    # (0: the optimum is there; > 0: above it; < 0: below it)
+                    rec[f"{c}_steps_above{tail}"] = last_true[tail] - int(best["step"])
                 rec[f"{c}_value"] = float(best["score"])
             b = sub[sub["criterion"] == "bic"]
             rec["bic_k"] = int(b.loc[b["score"].idxmin(), "k"])

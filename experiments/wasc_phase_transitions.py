@@ -10,8 +10,12 @@ of the assignments (``gibbs``, the paper's optimizer), one fixed geometric sched
 runs, so they share their temperatures. At every stopping
 temperature T: the order parameters s = ‖Δμ̂‖²/‖Δμ‖² and r = |Δμ̂·Δμ|/‖Δμ‖² with
 Δμ = (μ₁ − μ₂)/2 (both 1 for a perfect estimate; with 2 centroids Δμ̂ = (μ̂₁ − μ̂₂)/2),
-K̂(T), I_β of eq. 13 at β = 1/T, the capacity max_β I_β of the K̂ merged centroids and
-the expected transfer cost of eq. 15. Fig. 5: the same with 4 centroids at one D.
+K̂(T), the number of centroids distinct at the resolution of T (‖μ_a − μ_b‖² > 2T,
+:func:`mtc_cli.models.resolution.distinct_at`), I_β of eq. 13 at β = 1/T, the capacity
+max_β I_β of the K̂ merged centroids and the expected transfer cost of eq. 15; and the
+former reading, K̂_σ and the capacity of the centroids merged when closer than
+``merge_tol``·√σ₀ (kept beside the resolution count for the derived targets). Fig. 5: the
+same with 4 centroids at one D.
 """
 
 from __future__ import annotations
@@ -31,9 +35,10 @@ from mtc_cli.criteria.approximation_capacity import (
 from mtc_cli.errors import MtcError
 from mtc_cli.experiment import Experiment
 from mtc_cli.models import annealing, gibbs
+from mtc_cli.models.resolution import distinct_at
 
 SELECT = {"mutual_information": "max", "capacity": "max", "transfer_cost": "min"}
-RECORDED = ("mutual_information", "capacity", "transfer_cost", "s", "r")
+RECORDED = ("mutual_information", "capacity", "capacity_sigma", "transfer_cost", "s", "r")
 #: the columns of one setting of the experiment
 SETTING = ["separation", "optimizer", "D", "n_centroids", "u", "alpha"]
 
@@ -64,11 +69,11 @@ class Params:
     t_start: float = param(16.0, help="annealing: first stopping temperature", min=0.0)
     t_stop: float = param(0.05, help="annealing: last stopping temperature", min=0.0)
     cooling: float = param(0.9, help="annealing: T ← cooling·T", min=0.01, max=0.99)
-    merge_tol: float = param(0.5, help="centroids closer than merge_tol·√σ₀ count as one",
-                             min=0.0)
     tol: float = param(1e-4, help="annealing: fixed point when no centroid moves more than "
                                   "tol·√σ₀ in a sweep", min=0.0)
     max_iter: int = param(300, help="annealing: most sweeps at one temperature", min=1)
+    merge_tol: float = param(0.5, help="former reading (K̂_σ, capacity_sigma): centroids "
+                                       "closer than merge_tol·√σ₀ count as one", min=0.0)
     fig5_dim: int = param(100, help="Fig. 5: dimension of the 4-centroid run", min=1)
     fig5_centroids: int = param(4, help="Fig. 5: centroids offered", min=2)
     reps: int = param(5, help="repetitions (new sources' data, annealing) per setting",
@@ -146,9 +151,9 @@ class WascPhaseTransitions(Experiment):
         sigma = float(np.sqrt(var))
         if task["optimizer"] == "gibbs":
             path = gibbs.annealed_gibbs(
-                X1, task["n_centroids"], rng, sigma=sigma, t_start=task["t_start"],
-                t_stop=task["t_stop"], cooling=task["cooling"], burn_in=task["gibbs_burn_in"],
-                sweeps=task["gibbs_sweeps"], merge_tol=task["merge_tol"])
+                X1, task["n_centroids"], rng, t_start=task["t_start"], t_stop=task["t_stop"],
+                cooling=task["cooling"], burn_in=task["gibbs_burn_in"],
+                sweeps=task["gibbs_sweeps"])
         else:
             path = annealing.deterministic_annealing(
                 X1, task["n_centroids"], rng, sigma=sigma, t_start=task["t_start"],
@@ -159,20 +164,24 @@ class WascPhaseTransitions(Experiment):
                 "rep": task["rep"]}
         oracle = capacity(annealing.costs(X1, mu), annealing.costs(X2, mu))[0]
         rows = [{**cond, "criterion": "oracle_capacity", "k": 2, "score": oracle}]
-        for step, (T, M, k_hat) in enumerate(zip(path.temperatures, path.centroids,
-                                                 path.k_hat, strict=True)):
+        for step, (T, M) in enumerate(zip(path.temperatures, path.centroids, strict=True)):
             c1, c2 = annealing.costs(X1, M), annealing.costs(X2, M)
-            merged = annealing.merge(M, annealing.distinct(M, task["merge_tol"] * sigma),
-                                     np.ones(len(M)))[0]
+            labels = distinct_at(M, T)
+            labels_sigma = annealing.distinct(M, task["merge_tol"] * sigma)
+            merged, merged_sigma = (annealing.merge(M, g, np.ones(len(M)))[0]
+                                    for g in (labels, labels_sigma))
             s, r = order_parameters(M, mu)
             scores = {
                 "mutual_information": mutual_information(c1, c2, 1.0 / T),
                 "capacity": capacity(annealing.costs(X1, merged),
                                      annealing.costs(X2, merged))[0],
+                "capacity_sigma": capacity(annealing.costs(X1, merged_sigma),
+                                           annealing.costs(X2, merged_sigma))[0],
                 "transfer_cost": expected_transfer_cost(c1, c2, 1.0 / T),
                 "s": s, "r": r,
             }
-            rows += [{**cond, "criterion": c, "k": int(k_hat), "score": v, "T": float(T),
+            rows += [{**cond, "criterion": c, "k": int(labels.max() + 1),
+                      "k_sigma": int(labels_sigma.max() + 1), "score": v, "T": float(T),
                       "step": step} for c, v in scores.items()]
         return rows
 
@@ -180,7 +189,9 @@ class WascPhaseTransitions(Experiment):
         """``curves``: per setting and annealing step the mean over repetitions of each
         recorded quantity; ``phases``: per setting (medians over repetitions) the peak
         of I_β and where it lies, r at its peak and at the lowest T, the oracle capacity
-        (true centroids) and K̂ at the optima of I_β and of the transfer cost."""
+        (true centroids) and K̂ at the optima of I_β and of the transfer cost; the former
+        reading beside it: K̂_σ at the transfer-cost minimum and at the maximum of
+        ``capacity_sigma`` (columns ``*_sigma*``)."""
         curves = _curves(rows, by_rep=True)
         mean = _curves(rows)
         oracles = (rows[rows["criterion"] == "oracle_capacity"]
@@ -191,13 +202,16 @@ class WascPhaseTransitions(Experiment):
             i_tc = c["transfer_cost"].idxmin()
             rec = {**dict(zip([*SETTING, "rep"], key, strict=True)),
                    "k_at_tc_min": c.loc[i_tc, "k_hat"], "T_tc_min": c.loc[i_tc, "T"],
+                   "k_sigma_at_tc_min": c.loc[i_tc, "k_sigma"],
                    "r_max": c["r"].max(), "r_lowest_T": c["r"].iloc[-1],
                    "s_lowest_T": c["s"].iloc[-1], "T_lowest": c["T"].iloc[-1],
                    "oracle_capacity": float(oracles.get(key, np.nan))}
-            for short, col in (("mi", "mutual_information"), ("cap", "capacity")):
+            for short, col, k in (("mi", "mutual_information", "k_hat"),
+                                  ("cap", "capacity", "k_hat"),
+                                  ("cap_sigma", "capacity_sigma", "k_sigma")):
                 i = c[col].idxmax()
                 rec |= {f"{short}_max": c.loc[i, col], f"T_{short}_max": c.loc[i, "T"],
-                        f"k_at_{short}_max": c.loc[i, "k_hat"],
+                        f"k_at_{short}_max": c.loc[i, k],
                         f"{short}_lowest_T": c[col].iloc[-1],
                         f"steps_{short}_to_tc": int(c.loc[i_tc, "step"] - c.loc[i, "step"])}
             per_rep.append(rec)
@@ -323,7 +337,7 @@ def _curves(rows: pd.DataFrame, by_rep: bool = False) -> pd.DataFrame:
     path = rows[rows["criterion"].isin(RECORDED)]
     wide = path.pivot_table(index=index, columns="criterion", values="score", aggfunc="mean")
     extra = (path[path["criterion"] == "s"].groupby(index)
-             .agg(T=("T", "mean"), k_hat=("k", "mean")))
+             .agg(T=("T", "mean"), k_hat=("k", "mean"), k_sigma=("k_sigma", "mean")))
     return wide.join(extra).reset_index()
 
 

@@ -15,7 +15,8 @@ from experiments.wasc_gmm_annealing import mds_axis, sample_aligned
 from experiments.wasc_phase_transitions import Params, order_parameters, separation, sources
 from mtc_cli.criteria.approximation_capacity import capacity
 from mtc_cli.datasets import boolean_sources as bs
-from mtc_cli.models import boolean, gibbs
+from mtc_cli.models import annealing, boolean, gibbs
+from mtc_cli.models.resolution import distinct_at
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -128,14 +129,44 @@ def test_annealed_gibbs_splits_two_clouds_and_is_deterministic():
     means = np.array([[-3.0, 0.0], [3.0, 0.0]])
     labels = np.repeat([0, 1], 100)
     X = means[labels] + 0.3 * rng.standard_normal((200, 2))
-    run = [gibbs.annealed_gibbs(X, 2, np.random.default_rng(1), sigma=0.3, t_start=100.0,
-                                t_stop=0.05, cooling=0.7) for _ in range(2)]
+    run = [gibbs.annealed_gibbs(X, 2, np.random.default_rng(1), t_start=100.0, t_stop=0.05,
+                                cooling=0.7) for _ in range(2)]
     assert np.array_equal(run[0].centroids, run[1].centroids)
     path = run[0]
-    assert path.k_hat[0] == 1 and path.k_hat[-1] == 2  # T = 100 ≫ T_c = 2·λ_max ≈ 18
+    # T = 100 ≫ T_c = 2·λ_max ≈ 18; at T = 0.05 the means 6 apart are resolved (36 > 0.1)
+    assert path.k_hat[0] == 1 and path.k_hat[-1] == 2
     truth = np.array([X[labels == k].mean(axis=0) for k in range(2)])
     found = path.centroids[-1][np.argsort(path.centroids[-1][:, 0])]
     np.testing.assert_allclose(found, truth, atol=1e-9)  # no object is ambiguous at T = 0.05
+
+
+def test_distinct_at_merges_centroids_within_the_resolution_of_t():
+    pair = np.array([[0.0, 0.0], [1.0, 0.0]])  # d² = 1: one group iff 2T ≥ 1
+    assert list(distinct_at(pair, 0.6)) == [0, 0]  # 2T = 1.2 ≥ 1
+    assert list(distinct_at(pair, 0.4)) == [0, 1]  # 2T = 0.8 < 1
+    # T → 0 merges only coinciding centroids; a large T merges everything
+    assert list(distinct_at(np.array([[0.0, 0.0], [1e-3, 0.0], [0.0, 0.0]]), 1e-9)) == [0, 1, 0]
+    assert list(distinct_at(np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 5.0]]), 1e6)) == [0, 0, 0]
+    # single linkage: a chain 1 apart is one group at 2T = 1.2; the point 4 away is not
+    line = np.array([[0.0], [1.0], [2.0], [6.0]])
+    assert list(distinct_at(line, 0.6)) == [0, 0, 0, 1]
+    # the distance is Euclidean in any dimension: 0.1 in each of 100 coordinates is d² = 1
+    far = np.vstack([np.zeros(100), np.full(100, 0.1)])
+    assert list(distinct_at(far, 0.6)) == [0, 0] and list(distinct_at(far, 0.4)) == [0, 1]
+    with pytest.raises(ValueError):
+        distinct_at(pair, 0.0)
+
+
+def test_resolution_bound_is_where_annealing_splits_two_point_clusters():
+    """Points at ±a (d = 2a): eq. 14's fixed point y = a·tanh(2ay/T) splits iff T < 2a²."""
+    X = np.repeat([[-1.0], [1.0]], 50, axis=0)  # a = 1: split iff T < 2
+    start = np.array([[-1e-3], [1e-3]])
+    for T, split in ((2.2, False), (1.8, True)):
+        M = annealing.fixed_point(X, start, T, tol=1e-12, max_iter=100000)[0]
+        assert (abs(M[0, 0] - M[1, 0]) > 1e-3) == split
+    # the true pair is unresolved above T = d²/2 = 2 and resolved below it
+    truth = np.array([[-1.0], [1.0]])
+    assert distinct_at(truth, 2.2).max() == 0 and distinct_at(truth, 1.8).max() == 1
 
 
 def test_adapted_separation_falls_as_one_over_root_d():

@@ -10,7 +10,8 @@ geometrically, so it can stay trapped in a meta-stable state that deterministic 
 have. The estimate at a stopping temperature is the thermal average of the centroids over
 ``sweeps`` sweeps after ``burn_in``: a single state carries in every coordinate the noise
 of the mean of ≈ n/K objects drawn at random, which in high dimension is as large as the
-separation of the sources.
+separation of the sources. K̂ at T counts the thermal means distinct at the resolution
+of T (:func:`mtc_cli.models.resolution.distinct_at`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import softmax
 
-from mtc_cli.models.annealing import AnnealingPath, distinct
+from mtc_cli.models.annealing import AnnealingPath
+from mtc_cli.models.resolution import distinct_at
 
 
 def sample_assignments(p: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -37,14 +39,13 @@ def centroid_means(X: np.ndarray, c: np.ndarray, previous: np.ndarray) -> np.nda
 
 
 def annealed_gibbs(X: np.ndarray, n_centroids: int, rng: np.random.Generator, *,
-                   sigma: float, t_start: float, t_stop: float, cooling: float = 0.9,
-                   burn_in: int = 10, sweeps: int = 40, merge_tol: float = 0.5
-                   ) -> AnnealingPath:
+                   t_start: float, t_stop: float, cooling: float = 0.9,
+                   burn_in: int = 10, sweeps: int = 40) -> AnnealingPath:
     """Annealed Gibbs sampling of ``n_centroids`` clusters from ``t_start`` down to
     ``t_stop`` by the factor ``cooling`` (see the module docstring). The chain starts from
     uniformly random assignments (T = ∞). At every stopping temperature the path holds the
-    thermal mean of the centroids and K̂, the number of them that are more than
-    ``merge_tol``·``sigma`` apart."""
+    thermal mean of the centroids and K̂, the number of them distinct at the resolution
+    of T (:func:`~mtc_cli.models.resolution.distinct_at`)."""
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2 or len(X) < 1:
         raise ValueError(f"X must be a non-empty (n, D) array, got shape {np.shape(X)}")
@@ -70,7 +71,7 @@ def annealed_gibbs(X: np.ndarray, n_centroids: int, rng: np.random.Generator, *,
         mean /= sweeps
         temps.append(T)
         cents.append(mean)
-        khats.append(int(distinct(mean, merge_tol * sigma).max() + 1))
+        khats.append(int(distinct_at(mean, T).max() + 1))
         if T <= t_stop:
             break
         T = max(T * cooling, t_stop)
