@@ -10,6 +10,9 @@ from sklearn.mixture import GaussianMixture
 from mtc_cli.logsumexp import logsumexp
 
 COVARIANCE_TYPES = ("full", "tied", "diag", "spherical")
+#: what EM adds to every variance (scikit-learn's default): keeps a component on fewer
+#: points than dimensions fittable, at the scale of data whose variances are near 1
+REG_COVAR = 1e-6
 
 
 @dataclass(frozen=True)
@@ -29,7 +32,7 @@ class GmmSolution:
 
 
 def fit(X: np.ndarray, k: int, *, covariance_type: str = "full", n_init: int = 3,
-        random_state: int = 0, reg_covar: float = 1e-6) -> GmmSolution:
+        random_state: int = 0, reg_covar: float = REG_COVAR) -> GmmSolution:
     """Fit a k-component GMM by EM with ``n_init`` k-means++-initialised restarts."""
     gm = GaussianMixture(n_components=k, covariance_type=covariance_type, n_init=n_init,
                          random_state=random_state, reg_covar=reg_covar, max_iter=500)

@@ -147,7 +147,8 @@ def _check_gmm_memory(k: int, d: int, covariance_type: str) -> None:
 def check_data(X, model: str, name: str) -> None:
     """The data against the model: dense for all but spherical k-means, 0/1 for roles, no
     all-zero row for the cosine of spherical k-means, not every object identical, values
-    whose squared distances neither overflow nor underflow."""
+    whose squared distances neither overflow nor underflow, and for GMMs variances at a
+    scale their regularisation fits."""
     import scipy.sparse as sp
 
     if sp.issparse(X) and model != "spkmeans":
@@ -160,6 +161,8 @@ def check_data(X, model: str, name: str) -> None:
                            "list")
     if not sp.issparse(X) and model != "boolean":
         _check_scale(np.asarray(X, dtype=np.float64), name)
+    if model == "gmm":
+        _check_gmm_scale(np.asarray(X, dtype=np.float64), name)
     if model == "spkmeans":
         norms = np.asarray(abs(X).sum(axis=1)).ravel()
         empty = np.flatnonzero(norms == 0)
@@ -185,3 +188,20 @@ def _check_scale(X: np.ndarray, name: str) -> None:
         raise MtcError(f"{name}: values as small as {np.abs(dev[lost]).max():.3g} apart "
                        "underflow to 0 in the squared distances every criterion computes; "
                        f"{RESCALE}")
+
+
+def _check_gmm_scale(X: np.ndarray, name: str) -> None:
+    """EM adds :data:`~mtc_cli.models.gmm.REG_COVAR` to every variance. Refuse features whose
+    variance loses it in rounding (a component on fewer points than dimensions then cannot be
+    fitted: scikit-learn's error at values of 10⁶) or that it would swamp (every variance
+    below 100 × REG_COVAR: the components blur into one, k = 1 at values of 10⁻⁵)."""
+    from mtc_cli.models.gmm import REG_COVAR
+
+    top = float(X.var(axis=0).max())
+    if top * np.finfo(np.float64).eps > REG_COVAR:
+        raise MtcError(f"{name}: feature variances up to {top:.3g} lose the GMM's covariance "
+                       f"regularisation ({REG_COVAR:g}) in rounding, and a component on few "
+                       f"points cannot be fitted; {RESCALE}")
+    if top < 100 * REG_COVAR:
+        raise MtcError(f"{name}: feature variances of at most {top:.3g} are swamped by the "
+                       f"GMM's covariance regularisation ({REG_COVAR:g}); {RESCALE}")
