@@ -89,11 +89,17 @@ def compare(new: pd.DataFrame, old: pd.DataFrame, name: str) -> tuple[list[Move]
     return moves, widest, largest
 
 
+def _texts(s: pd.Series) -> np.ndarray:
+    """The cells as text, an empty cell as one marker (pandas' string columns keep a missing
+    cell missing through ``astype(str)``, and NaN equals nothing)."""
+    return np.where(s.isna().to_numpy(), "\0", s.astype(str).to_numpy(dtype=object))
+
+
 def _column(old: pd.Series, new: pd.Series) -> tuple[str, float]:
     """('' or how the column moved, its relative change)."""
     numeric = all(s.dtype.kind in "biuf" for s in (old, new))
     if not numeric:
-        differ = old.astype(str).to_numpy() != new.astype(str).to_numpy()
+        differ = _texts(old) != _texts(new)
         return (f"{_count(differ)} of {len(old)} values differ" if differ.any() else ""), 0.0
     a, b = old.to_numpy(dtype=float), new.to_numpy(dtype=float)
     if not np.array_equal(np.isnan(a), np.isnan(b)):

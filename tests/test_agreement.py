@@ -31,6 +31,19 @@ def test_choices_counts_and_text_must_be_equal():
     assert [m.column for m in moves] == ["k", "criterion"]
 
 
+def test_empty_text_cells_agree_as_read_back(tmp_path):
+    """A text column with empty cells, written and read back (pandas' string dtype keeps
+    them missing), agrees with itself, and an empty cell that gets a text does not."""
+    old = pd.DataFrame({"claim": ["a", "b", "c"], "why": ["x", None, None]})
+    write_csv(old, tmp_path / "t.csv")
+    back = pd.read_csv(tmp_path / "t.csv")
+    assert compare(back, pd.read_csv(tmp_path / "t.csv"), "t")[0] == []
+    moved = back.copy()
+    moved.loc[1, "why"] = "y"
+    assert [(m.column, m.detail) for m in compare(moved, back, "t")[0]] == \
+        [("why", "1 of 3 values differ")]
+
+
 def test_nan_inf_columns_and_rows_must_match():
     old = table([np.nan, np.inf, 0.5])
     assert compare(table([np.nan, np.inf, 0.5 * (1 + 1e-12)]), old, "t")[0] == []
