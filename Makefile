@@ -15,7 +15,8 @@ install:
 test:
 	$(PYTHON) -m pytest -m "not reliability and not slurm and not slow" -n $(JOBS)
 
-# the bad-input and interruption suite (68 review cases, cache damage, locks, signals)
+# the bad-input and interruption suite (both reviews' cases, cache damage, locks, signals,
+# a full disk, a bounded fuzz run of the readers)
 test-reliability:
 	$(PYTHON) -m pytest -m reliability
 

@@ -34,7 +34,7 @@ def test_quick_run_writes_every_output_and_render_redraws(cli, root, tmp_path):
     assert len(summary) == 3 * 3  # three σ values × three criteria
     targets = pd.read_csv(out / "targets.csv")
     assert list(targets.columns[:5]) == ["claim", "kind", "status", "holds", "observed"]
-    assert len(targets) == 10 and set(targets["kind"]) == {"paper", "derived"}
+    assert len(targets) == 12 and set(targets["kind"]) == {"paper", "derived"}
 
     (out / "gmm_overlap.png").unlink()
     rendered = cli("render", out)

@@ -146,8 +146,8 @@ def test_quick_profile(root, tmp_path):
         err = g.groupby("k")["clean_error"].mean()
         assert shape.loc[name, "oracle_k"] == err.idxmin()
     targets = pd.read_csv(out / "targets.csv")
-    untestable = targets[targets["status"] == "not testable"]
-    assert untestable["kind"].value_counts().to_dict() == {"paper": 2, "derived": 1}
+    # the overfitting claims are scored on both stand-ins alike (no "not testable")
+    assert "not testable" not in set(targets["status"])
     fire = targets[targets["where"].str.contains("fire1")]
     assert len(fire) == 2 and (fire["observed"] == "no rows selected").all()
     assert (out / "role_mining_bmf.png").is_file()
