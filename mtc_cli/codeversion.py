@@ -3,7 +3,8 @@ module of mtc (and of its own package) that it imports, directly or through othe
 
 Read statically from the ``import`` statements (function-level imports included), so that
 a change to ``models/text.py`` marks the cached tasks of the PAC-MDL experiment as stale
-and leaves those of the GMM experiments alone. A task cache entry records the version it
+and leaves those of the GMM experiments alone. The runner, which seeds and runs every task,
+is part of every experiment's version. A task cache entry records the version it
 was computed with; an entry of another version is recomputed.
 """
 
@@ -82,9 +83,15 @@ def modules_of(name: str) -> tuple[str, ...]:
     return tuple(sorted(seen))
 
 
+#: the module that runs every task — derives each task's random generator (``task_rng``)
+#: and executes it — whose closure is part of every experiment's code version
+RUNNER = "mtc_cli.runner"
+
+
 def code_version(name: str) -> str:
-    """sha256 (first 16 hex digits) of the sources of :func:`modules_of` ``name``."""
+    """sha256 (first 16 hex digits) of the sources of :func:`modules_of` ``name`` and of
+    :data:`RUNNER`: a change to the seeding or to how a task runs recomputes every task."""
     h = hashlib.sha256()
-    for mod in modules_of(name):
+    for mod in sorted({*modules_of(name), *modules_of(RUNNER)}):
         h.update(mod.encode() + b"\0" + _source(mod)[1].encode() + b"\0")
     return h.hexdigest()[:16]

@@ -1,6 +1,7 @@
 """The runner: stable keys, per-task RNG, -j independence, resume after interruption."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -100,3 +101,38 @@ def test_timing_columns_stay_out_of_the_csvs(root, tmp_path, monkeypatch):
     t2 = json.loads((second.run_dir / "run.json").read_text())["timing"]
     assert [r["sigma_over_d"] for r in t1] == [0.2, 1.0]
     assert sum(r["fit_seconds"] for r in t1) != sum(r["fit_seconds"] for r in t2)
+
+
+def test_every_experiments_code_version_holds_the_runners_seeding(monkeypatch):
+    """Issue 27, item 4: an edit of the seeding in ``mtc_cli/runner.py`` (``task_rng``)
+    changes the code version of every shipped experiment — its cached tasks are then
+    recomputed — while an edit of a module outside an experiment's imports leaves its
+    version alone."""
+    import yaml
+
+    from mtc_cli import codeversion
+
+    configs = sorted((Path(__file__).resolve().parents[1] / "configs").glob("*.yaml"))
+    names = sorted({f"experiments.{yaml.safe_load(c.read_text())['experiment']}"
+                    for c in configs})
+    before = {n: codeversion.code_version(n) for n in names}
+    source = codeversion._source
+
+    def edited(target, old, new):
+        def read(name):
+            path, text = source(name)
+            if name == target:
+                assert old in text
+                text = text.replace(old, new)
+            return path, text
+        return read
+
+    monkeypatch.setattr(codeversion, "_source",
+                        edited("mtc_cli.runner", "spawn_key=words)", "spawn_key=words[::-1])"))
+    assert all(codeversion.code_version(n) != before[n] for n in names)
+    assert "experiments.svd_denoising" in names
+    assert "mtc_cli.models.text" not in codeversion.modules_of("experiments.svd_denoising")
+    monkeypatch.setattr(codeversion, "_source",
+                        edited("mtc_cli.models.text", "\n", "\n# an edit\n"))
+    assert codeversion.code_version("experiments.svd_denoising") == \
+        before["experiments.svd_denoising"]
