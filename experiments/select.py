@@ -198,10 +198,25 @@ def settings(p: Params, model: str | None = None) -> Settings:
 
 def selections(p: Params) -> dict[str, Settings]:
     """model → its :class:`Settings`: one model, or every algorithm of ``auto``
-    (:data:`~mtc_cli.selection.criteria.AUTO_MODELS`)."""
+    (:data:`~mtc_cli.selection.criteria.AUTO_MODELS`) that takes the data."""
     if p.model == "auto":
-        return {m: settings(p, m) for m in AUTO_MODELS}
+        return auto_selections(p)[0]
     return {model_of(p): settings(p)}
+
+
+def auto_selections(p: Params) -> tuple[dict[str, Settings], dict[str, str]]:
+    """The algorithms of ``auto`` whose data check takes the data, with their
+    :class:`Settings`, and why each other one is left out (its refusal, e.g. a GMM on
+    variances its regularisation cannot fit); the first refusal if none takes them."""
+    taken, left = {}, {}
+    for m in AUTO_MODELS:
+        try:
+            taken[m] = settings(p, m)
+        except MtcError as exc:
+            left[m] = str(exc)
+    if not taken:
+        raise MtcError(next(iter(left.values())))
+    return taken, left
 
 
 _LAST: list = []
@@ -338,8 +353,9 @@ class Select(Experiment):
         data = _read(*_data_key(p))
         vote = pd.read_csv(Path(run_dir) / "vote.csv")
         if p.model == "auto":
-            return auto_report(summary, selections(p), data, vote,
-                               pd.read_csv(Path(run_dir) / "auto.csv"))
+            taken, left = auto_selections(p)
+            return auto_report(summary, taken, data, vote,
+                               pd.read_csv(Path(run_dir) / "auto.csv"), left)
         return terminal_report(summary, settings(p), data, vote)
 
     def summary_json(self, outcome) -> dict:
@@ -351,8 +367,9 @@ class Select(Experiment):
         data = _read(*_data_key(p))
         vote = pd.read_csv(run_dir / "vote.csv")
         if p.model == "auto":
-            return auto_json(outcome.summary, selections(p), data, vote,
-                             pd.read_csv(run_dir / "auto.csv"), run_dir)
+            taken, left = auto_selections(p)
+            return auto_json(outcome.summary, taken, data, vote,
+                             pd.read_csv(run_dir / "auto.csv"), run_dir, left)
         return summary_json(outcome.summary, settings(p), data, vote, run_dir)
 
 

@@ -199,3 +199,28 @@ def test_order_selector_auto_is_mtc_select_auto(cli, tmp_path):
                                   check_dtype=False)
     assert est.model_ == est.auto_.loc[est.auto_["winner"], "model"].iloc[0]
     assert est.k_ == est.selections_[est.model_].k_ and len(est.labels_) == 200
+
+
+@pytest.mark.slow
+def test_auto_leaves_out_an_algorithm_that_refuses_the_data(cli, tmp_path):
+    """Blobs at the scale of 10⁶ (variances ≈ 10¹², beyond what a GMM's covariance
+    regularisation survives): auto leaves the GMM out and says why, the others decide; the
+    estimator does the same, and the same table comes out."""
+    from mtc_cli.selection.estimator import OrderSelector
+
+    X = make_blobs(120, 2, centers=3, random_state=3)[0] * 1e6
+    path = tmp_path / "wide.csv"
+    pd.DataFrame(X, columns=["x", "y"]).to_csv(path, index=False, float_format="%.17g")
+    out = tmp_path / "run"
+    fast = ("--k", "1..4", "--splits", "3", "--set", "references=3", "--set",
+            "clest_references=2", "--set", "clest_splits=2")
+    result = cli("select", path, "--model", "auto", *fast, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert "Left out: gmm, which does not take these data:" in result.output
+    assert "--standardize" in result.output
+    decision = pd.read_csv(out / "auto.csv")
+    assert "gmm" not in set(decision["model"]) and len(decision) == len(AUTO_MODELS) - 1
+    est = OrderSelector(model="auto", k=(1, 4), splits=3, references=3, clest_references=2,
+                        clest_splits=2).fit(pd.read_csv(path).to_numpy())
+    assert list(est.left_out_) == ["gmm"] and "gmm" not in est.selections_
+    pd.testing.assert_frame_equal(est.auto_, decision, check_dtype=False)

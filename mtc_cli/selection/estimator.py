@@ -12,6 +12,10 @@ from mtc_cli.selection.criteria import AUTO_MODELS, CLUSTERING, CRITERIA, MODELS
 from mtc_cli.selection.settings import check_data, make_settings, parse_range
 
 
+class DataRefused(ValueError):
+    """The data do not suit the model (its check before any fit, one line saying why)."""
+
+
 class OrderSelector(BaseEstimator):
     """Choose the model order k with every criterion that applies to ``model`` and vote.
 
@@ -50,7 +54,8 @@ class OrderSelector(BaseEstimator):
     (clustering models); ``true_k_``: distinct values of ``y`` if given (never used).
     With ``model="auto"``: ``model_`` the winning algorithm, ``auto_`` the decision table
     (:func:`mtc_cli.selection.auto.decide`), ``selections_`` {algorithm: its fitted
-    OrderSelector}, and the attributes above those of the winner.
+    OrderSelector}, ``left_out_`` {algorithm: why it does not take X (its data check's
+    :class:`DataRefused`)}, and the attributes above those of the winner.
     """
 
     def __init__(self, model="gmm", k=None, criteria="all", *, splits=10, references=10,
@@ -94,7 +99,7 @@ class OrderSelector(BaseEstimator):
                 clest_splits=self.clest_splits, n_init=self.n_init,
                 covariance_type=self.covariance_type, max_items=self.max_items)
         except MtcError as exc:
-            raise ValueError(str(exc)) from None
+            raise DataRefused(str(exc)) from None
         if self.model == "spkmeans":
             from mtc_cli.selection.models import unit_rows
 
@@ -124,13 +129,18 @@ class OrderSelector(BaseEstimator):
         """Every algorithm of ``AUTO_MODELS`` with this selector's settings, then the
         decision of :func:`mtc_cli.selection.auto.decide`; the winner's attributes."""
         params = self.get_params()
-        fitted = {}
+        fitted, self.left_out_ = {}, {}
         for m in AUTO_MODELS:
             params["model"] = m
             if self.criteria not in ("all", None):  # those that apply, and the stability
                 params["criteria"] = [c for c in dict.fromkeys([*self.criteria, "stability"])
                                       if m in CRITERIA[c].models]
-            fitted[m] = OrderSelector(**params).fit(X, y, train_labels=train_labels)
+            try:
+                fitted[m] = OrderSelector(**params).fit(X, y, train_labels=train_labels)
+            except DataRefused as exc:  # as the CLI: an algorithm that does not take X
+                self.left_out_[m] = str(exc)
+        if not fitted:
+            raise DataRefused(next(iter(self.left_out_.values())))
         self.selections_ = fitted
         self.auto_ = auto.decide(
             {m: auto.normalised_stability(f.results_) for m, f in fitted.items()},
@@ -163,7 +173,7 @@ def _k_range(k):
         try:
             return parse_range(k)
         except MtcError as exc:
-            raise ValueError(str(exc)) from None
+            raise DataRefused(str(exc)) from None
     values = sorted(int(v) for v in (range(k[0], k[1] + 1) if isinstance(k, tuple) else k))
     if not values or values != list(range(values[0], values[-1] + 1)):
         raise ValueError(f"k must be a contiguous range such as range(1, 11), got {k!r}")

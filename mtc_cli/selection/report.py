@@ -164,9 +164,10 @@ def summary_json(summary: pd.DataFrame, settings, data, vote: pd.DataFrame,
 
 
 def auto_report(summary: pd.DataFrame, selections: dict, data, vote: pd.DataFrame,
-                decision: pd.DataFrame) -> str:
-    """``--model auto``: every algorithm's lowest normalised stability and vote, the winner,
-    its margin and its own table of criteria."""
+                decision: pd.DataFrame, left: dict | None = None) -> str:
+    """``--model auto``: every algorithm's lowest normalised stability and vote, those left
+    out (``left``: algorithm → why its data check refused the data), the winner, its margin
+    and its own table of criteria."""
     best = decision[decision["winner"]]
     first = next(iter(selections.values()))
     lines = [f"{data.source}: {data.n_items} objects × {data.n_features} features. Model auto: "
@@ -181,6 +182,8 @@ def auto_report(summary: pd.DataFrame, selections: dict, data, vote: pd.DataFram
         "vote": [_k(v) for v in decision["vote_k"]],
         "": ["← winner" if w else "" for w in decision["winner"]]})
     lines.append(table.to_string(index=False))
+    lines += [f"Left out: {m}, which does not take these data: {why}"
+              for m, why in (left or {}).items()]
     if best.empty:
         lines += ["", "No algorithm has a finite stability: no answer."]
     else:
@@ -203,8 +206,9 @@ def auto_report(summary: pd.DataFrame, selections: dict, data, vote: pd.DataFram
 
 
 def auto_json(summary: pd.DataFrame, selections: dict, data, vote: pd.DataFrame,
-              decision: pd.DataFrame, run_dir) -> dict:
-    """``--model auto`` as a JSON-able dict: the decision and every algorithm's selection."""
+              decision: pd.DataFrame, run_dir, left: dict | None = None) -> dict:
+    """``--model auto`` as a JSON-able dict: the decision, every algorithm's selection and
+    those left out (``left``, as in :func:`auto_report`)."""
     def num(v):
         return None if v is None or not np.isfinite(v) else (int(v) if v == int(v) else v)
 
@@ -220,6 +224,7 @@ def auto_json(summary: pd.DataFrame, selections: dict, data, vote: pd.DataFrame,
         "selections": {m: summary_json(summary[summary["model"] == m].drop(columns="model"),
                                        s, data, _own_vote(vote, m), run_dir)
                        for m, s in selections.items()},
+        "left_out": dict(left or {}),
         "results": str(run_dir),
     }
 
