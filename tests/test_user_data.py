@@ -443,6 +443,9 @@ BAD = {
     "semicolons": (_text("semi.csv", "a;b\n1;2\n3;4\n"), {}, ["semicolons"]),
     "bad npy": (_raw("bad.npy", b"not numpy at all"), {}, ["NumPy"]),
     "truncated npy": (_raw("cut.npy", b"\x93NUMPY\x01\x00garbage"), {}, ["NumPy"]),
+    "npy header with a bytes key": (_raw("key.npy", b"\x93NUMPY\x01\x00v\x00{'descr': '<f8',"
+                                    b"b'fortran_order': False, 'shape': (0,), }" + b" " * 60
+                                    + b"\n"), {}, ["NumPy"]),
     "bad npz": (_raw("bad.npz", b"PK\x03\x04 broken zip"), {}, ["NumPy"]),
     "npy 1-D": (_npy("v.npy", np.arange(5.0)), {}, ["(5,)", "2-D"]),
     "npy complex": (_npy("c.npy", np.ones((3, 2), complex)), {}, ["complex"]),

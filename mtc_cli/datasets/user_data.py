@@ -57,13 +57,13 @@ _OPTIONS = {"label_column": "--label-column", "train_labels": "--train-labels",
 #: what a reader raises on a damaged file (gzip.BadGzipFile is an OSError; zlib.error comes
 #: from a corrupt deflate stream, OverflowError from an integer too large for its type)
 _READ_ERRORS = (ValueError, OSError, EOFError, OverflowError, zlib.error)
-#: ... and on a damaged .npy header (SyntaxError, tokenize.TokenError) or zip archive (.npz,
-#: .xlsx: BadZipFile, KeyError; RuntimeError for an encrypted member, NotImplementedError for
-#: an unsupported compression)
+#: ... and on a damaged .npy header (SyntaxError, tokenize.TokenError; TypeError for a key
+#: that is not text) or zip archive (.npz, .xlsx: BadZipFile, KeyError; RuntimeError for an
+#: encrypted member, NotImplementedError for an unsupported compression)
 _ARRAY_ERRORS = (*_READ_ERRORS, KeyError, zipfile.BadZipFile, RuntimeError, SyntaxError,
-                 tokenize.TokenError)
+                 tokenize.TokenError, TypeError)
 #: ... and on a damaged workbook or Parquet file (its XML, its pandas metadata)
-_FRAME_ERRORS = (*_ARRAY_ERRORS, IndexError, TypeError)
+_FRAME_ERRORS = (*_ARRAY_ERRORS, IndexError)
 _MTX_ERRORS = (*_READ_ERRORS, IndexError, TypeError)
 #: the separator's name in messages, and how to ask for it
 _SEPARATORS = {"\t": ("tab", "--format tsv"), ";": ("semicolon", "--sep ';'"),
