@@ -153,11 +153,11 @@ def _read(key: tuple, path: str):
 @lru_cache(maxsize=4)
 def _matrix(key: tuple, path: str, model: str, tfidf: bool):
     """The matrix the model sees: tf-idf and unit rows for ``spkmeans``; dense otherwise."""
-    from mtc_cli.selection.models import unit_rows
-
     X = _read(key, path).X
     if model == "spkmeans":
         import scipy.sparse as sp
+
+        from mtc_cli.selection.models import unit_rows
 
         if tfidf:
             from sklearn.feature_extraction.text import TfidfTransformer

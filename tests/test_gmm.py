@@ -59,3 +59,53 @@ def test_sample_uses_weights():
     X, labels = gmm.sample(np.random.default_rng(1), 20000, [[0.0], [10.0]], 1.0, [0.8, 0.2])
     assert abs(np.mean(labels == 0) - 0.8) < 0.02
     assert abs(X[labels == 1].mean() - 10.0) < 0.05
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_batched_em_is_sklearns_em(seed):
+    """The batched steps change only how the full-covariance EM is computed: the same
+    iterations, parameters and labels as scikit-learn's GaussianMixture, up to rounding."""
+    from mtc_cli.models.gmm_em import BatchedGaussianMixture
+
+    rng = np.random.default_rng(seed)
+    X = np.vstack([rng.normal(size=(150, 4)), rng.uniform(-3, 3, size=(150, 4))])
+    ref = GaussianMixture(5, random_state=seed, max_iter=500).fit(X)
+    ours = BatchedGaussianMixture(5, random_state=seed, max_iter=500).fit(X)
+    assert ours.n_iter_ == ref.n_iter_
+    for name in ("weights_", "means_", "covariances_", "precisions_cholesky_"):
+        np.testing.assert_allclose(getattr(ours, name), getattr(ref, name), rtol=1e-9,
+                                   atol=1e-12)
+    np.testing.assert_array_equal(ours.predict(X), ref.predict(X))
+
+
+def test_batched_steps_by_component_and_in_blocks(monkeypatch):
+    """full_m_step and full_log_densities against one component at a time (numpy and scipy),
+    and computed in blocks of one component equal to all at once."""
+    from mtc_cli.models import gmm as gmm_em
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(40, 3))
+    resp = rng.dirichlet(np.ones(4), size=40)
+    nk, means, covs, prec = gmm_em.full_m_step(X, resp, 1e-6)
+    for t in range(4):
+        nt = resp[:, t].sum()
+        mu = resp[:, t] @ X / nt
+        cov = (resp[:, t, None] * (X - mu)).T @ (X - mu) / nt + 1e-6 * np.eye(3)
+        np.testing.assert_allclose(means[t], mu, rtol=1e-12)
+        np.testing.assert_allclose(covs[t], cov, rtol=1e-12)
+        np.testing.assert_allclose(prec[t] @ prec[t].T, np.linalg.inv(cov), rtol=1e-9)
+        np.testing.assert_allclose(gmm_em.full_log_densities(X, means, prec)[:, t],
+                                   multivariate_normal(mu, cov).logpdf(X), rtol=1e-10)
+    np.testing.assert_allclose(nk, resp.sum(axis=0), rtol=1e-12)
+    whole = gmm_em.full_log_densities(X, means, prec)
+    monkeypatch.setattr(gmm_em, "_BLOCK", 1)
+    np.testing.assert_array_equal(gmm_em.full_m_step(X, resp, 1e-6)[2], covs)
+    np.testing.assert_array_equal(gmm_em.full_log_densities(X, means, prec), whole)
+
+
+def test_batched_m_step_refuses_a_collapsed_component():
+    from mtc_cli.models.gmm import full_m_step
+
+    X = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]])  # on a line: singular covariance
+    with pytest.raises(ValueError, match="ill-defined empirical covariance"):
+        full_m_step(X, np.ones((3, 1)), 0.0)
