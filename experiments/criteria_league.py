@@ -209,7 +209,7 @@ class CriteriaLeague(Experiment):
 def fit_rules(rows: pd.DataFrame) -> dict:
     """model → (the vote's rule, the criteria's records), fitted on the fit half."""
     fit = rows[rows["half"] == "fit"]
-    return {m: voting.fit_rule(g[["dataset", "criterion", "k", "true_k", "k_hi"]])
+    return {m: voting.fit_rule(g[["dataset", "criterion", "k", "true_k", "k_hi", "family"]])
             for m, g in fit.groupby("model", sort=True)}
 
 
@@ -278,8 +278,8 @@ def plot_league(table: pd.DataFrame, path: Path) -> Path:
     models = list(dict.fromkeys(table["model"]))
     fams = [f for f in FAMILIES if f in table.columns]
     fig, axes = plotting.figure(len(models), 2, width=5.2, height=0.32 * table.groupby(
-        "model").size().max() + 1.6, gridspec_kw={"width_ratios": [1.2, 1.0]})
-    fig.subplots_adjust(wspace=0.55, hspace=0.45)
+        "model").size().max() + 1.6, gridspec_kw={"width_ratios": [1.2, 1.0]},
+        layout="constrained")
     for i, m in enumerate(models):
         t = table[table["model"] == m].iloc[::-1]
         ax = axes[i, 0]
@@ -291,6 +291,7 @@ def plot_league(table: pd.DataFrame, path: Path) -> Path:
             ax.text(min(share, 1.0) + 0.01, y, f"{share:.0%}  |Δk| {err:.2f}", va="center",
                     fontsize=7)
         ax.set_xlim(0, 1.35)
+        ax.set_ylim(-0.5, len(t) - 0.5)  # row for row with the heat map beside
         ax.set_xlabel("share of data sets with k̂ = k")
         ax.set_title(f"{m}: {int(t['n_datasets'].max())} data sets of the test half",
                      fontsize=9)

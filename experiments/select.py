@@ -245,6 +245,11 @@ def _voted(summary: pd.DataFrame, s: Settings) -> pd.DataFrame:
 class Select(Experiment):
     name = "select"
     description = "Which k? Every criterion on your own data, side by side, with a vote"
+    #: what the summary and the figure import (scikit-learn through Clest; kneed, which
+    #: imports scipy.signal and matplotlib, for the knee), imported by
+    #: ``mtc_cli.pipeline.preload`` while the workers compute
+    summary_modules = ("mtc_cli.selection.choice", "mtc_cli.criteria.clest", "kneed",
+                       "mtc_cli.selection.figure")
     Params = Params
     condition = ()
 

@@ -69,6 +69,19 @@ def start_workers(jobs: int, modules: tuple[str, ...]) -> None:
     threading.Thread(target=warm, daemon=True, name="mtc-start-workers").start()
 
 
+def preload(modules: tuple[str, ...]) -> None:
+    """Import ``modules`` in a background thread of this process: what the summary and the
+    figures need (an experiment's ``summary_modules``), imported while the workers compute
+    the tasks rather than after them."""
+    import threading
+
+    def load() -> None:
+        with contextlib.suppress(Exception):
+            _import(modules)
+
+    threading.Thread(target=load, daemon=True, name="mtc-preload").start()
+
+
 def _import(modules: tuple[str, ...]) -> None:
     import importlib
 
@@ -110,6 +123,8 @@ def run(cfg: Config, *, out: Path | None = None, jobs: int = 1, force: bool = Fa
     else:
         client_cm = contextlib.nullcontext()
     with client_cm, prepared(run_dir, cfg, force=force, shard=shard) as fresh:
+        if jobs > 1 and shard is None:
+            preload(getattr(exp, "summary_modules", ()))
         try:
             stats = run_tasks(exp, tasks, cfg.seed, run_dir, jobs=jobs, force=force,
                               label=label, backend=backend, shard=shard)

@@ -12,13 +12,15 @@ from __future__ import annotations
 import numpy as np
 from sklearn.mixture import GaussianMixture
 
+from mtc_cli.logsumexp import logsumexp
 from mtc_cli.models.gmm import full_log_densities, full_m_step
 
 
 class BatchedGaussianMixture(GaussianMixture):
     """``GaussianMixture`` whose full-covariance EM steps (and its first M-step from the
-    initial responsibilities, unless initial parameters are given) are :func:`full_m_step`
-    and :func:`full_log_densities`; the other covariance types are scikit-learn's own."""
+    initial responsibilities, unless initial parameters are given) are :func:`full_m_step`,
+    :func:`full_log_densities` and the log-sum-exp of the E-step; the other covariance
+    types are scikit-learn's own."""
 
     def _initialize(self, X, resp, *args, **kwargs):
         own = (self.weights_init, self.means_init, self.precisions_init)
@@ -34,6 +36,17 @@ class BatchedGaussianMixture(GaussianMixture):
         nk, self.means_, self.covariances_, self.precisions_cholesky_ = full_m_step(
             X, np.exp(log_resp), self.reg_covar)
         self.weights_ = nk / nk.sum()
+
+    def _estimate_log_prob_resp(self, X, *args, **kwargs):
+        """The E-step: ln p(x_i) and the log responsibilities, with scikit-learn's
+        log-sum-exp (the same operations: :mod:`mtc_cli.logsumexp`) without its array-API
+        dispatch."""
+        if self.covariance_type != "full":
+            return super()._estimate_log_prob_resp(X, *args, **kwargs)
+        weighted = self._estimate_log_prob(X) + np.log(self.weights_)
+        log_prob_norm = logsumexp(weighted, axis=1)
+        with np.errstate(under="ignore"):
+            return log_prob_norm, weighted - log_prob_norm[:, None]
 
     def _estimate_log_prob(self, X, *args, **kwargs):
         if self.covariance_type != "full":

@@ -29,6 +29,9 @@ from mtc_cli.selection.criteria import SHAPE_FREE
 RULE_FILE = Path(__file__).with_name("vote_rule.csv")
 #: the fewest voters a fitted rule may have (one or two would be a criterion, not a vote)
 MIN_VOTERS = 3
+#: how far below the best single criterion of a design family a fitted rule may recover k
+#: there (a share of the family's data sets, on the fit half)
+FAMILY_MARGIN = 0.10
 
 
 @dataclass(frozen=True)
@@ -167,18 +170,26 @@ def _hits(elections, rule: Rule) -> int:
 
 
 def fit_rule(choices: pd.DataFrame) -> tuple[Rule, pd.DataFrame]:
-    """The rule of most hits on ``choices`` (one model's criteria on the fit half; columns as
-    :func:`hits`), the first of :func:`_candidates` among equals; and the criteria's
-    records there (``criterion``, ``record``: share recovered, ``votes``, ``weight``,
-    ``reason``)."""
+    """The rule fitted on ``choices`` (one model's criteria on the fit half; columns as
+    :func:`hits`, and ``family``, the design family of each data set, if the data sets have
+    families): the rule of most hits among those within :data:`FAMILY_MARGIN` of the best
+    single criterion in every family (if none is, the rule of the smallest largest shortfall
+    below a family's best criterion, then of most hits), the first of :func:`_candidates`
+    among equals; and the criteria's records there (``criterion``, ``record``: share
+    recovered, ``votes``, ``weight``, ``reason``)."""
     choices = choices.assign(hit=choices["k"] == choices["true_k"])
+    if "family" not in choices.columns:
+        choices = choices.assign(family="")
     records = choices.groupby("criterion", sort=False)["hit"].mean()
-    elections = _elections(choices)
-    best, best_hits = None, -1
+    families = {f: (_elections(g), g.groupby("criterion")["hit"].mean().max())
+                for f, g in choices.groupby("family", sort=True)}
+    best, best_key = None, None
     for rule in _candidates(records):
-        n = _hits(elections, rule)
-        if n > best_hits:
-            best, best_hits = rule, n
+        shortfall = max(top - _hits(el, rule) / len(el) for el, top in families.values())
+        hits_all = sum(_hits(el, rule) for el, _ in families.values())
+        key = (max(shortfall - FAMILY_MARGIN - 1e-12, 0.0), -hits_all)  # 1e-12: rounding
+        if best_key is None or key < best_key:
+            best, best_key = rule, key
     ranked = list(records.sort_values(ascending=False, kind="stable").index)
     reasons = {c: f"not among the {len(best.weights)} best criteria on the league's fit half "
                   f"(recovered {records[c]:.0%}, rank {ranked.index(c) + 1} of {len(ranked)})"
