@@ -36,8 +36,9 @@ def fit(X: np.ndarray, k: int, *, covariance_type: str = "full", n_init: int = 3
     """Fit a k-component GMM by EM with ``n_init`` k-means++-initialised restarts."""
     from mtc_cli.models.gmm_em import BatchedGaussianMixture
 
-    gm = BatchedGaussianMixture(n_components=k, covariance_type=covariance_type, n_init=n_init,
-                         random_state=random_state, reg_covar=reg_covar, max_iter=500)
+    gm = BatchedGaussianMixture(n_components=k, covariance_type=covariance_type,
+                                n_init=n_init, random_state=random_state,
+                                reg_covar=reg_covar, max_iter=500)
     gm.fit(X)
     return GmmSolution(gm.weights_.copy(), gm.means_.copy(),
                        _covariances(gm.covariances_, covariance_type, k, X.shape[1]),
