@@ -15,6 +15,7 @@ the tables from the algorithms' rows by :func:`mtc_cli.selection.auto.decide`: t
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -107,7 +108,12 @@ class ShapesLeague(Experiment):
         options = {k: getattr(p, k) for k in ("k_max", "splits", "references",
                                               "clest_references", "clest_splits",
                                               "select_seed")}
-        return [{"design": d, "model": m, **options} for d in datasets(p) for m in p.models]
+        # each task votes by the rules mtc ships (written by the criteria league): their
+        # digest is part of the task, so that new rules recompute the votes
+        rules = (hashlib.sha256(voting.RULE_FILE.read_bytes()).hexdigest()[:16]
+                 if voting.RULE_FILE.is_file() else None)
+        return [{"design": d, "model": m, **options, "vote_rule": rules}
+                for d in datasets(p) for m in p.models]
 
     def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
         design = task["design"]
