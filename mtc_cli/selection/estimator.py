@@ -172,8 +172,8 @@ def _k_range(k):
     if isinstance(k, str):
         try:
             return parse_range(k)
-        except MtcError as exc:
-            raise DataRefused(str(exc)) from None
+        except MtcError as exc:  # a parameter, not the data: auto stops here, as for any k
+            raise ValueError(str(exc)) from None
     values = sorted(int(v) for v in (range(k[0], k[1] + 1) if isinstance(k, tuple) else k))
     if not values or values != list(range(values[0], values[-1] + 1)):
         raise ValueError(f"k must be a contiguous range such as range(1, 11), got {k!r}")
