@@ -9,6 +9,7 @@ assembles the outputs.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import re
 import shutil
@@ -66,20 +67,46 @@ def start_workers(jobs: int, modules: tuple[str, ...]) -> None:
             Parallel(n_jobs=jobs, batch_size=1)(delayed(_import)(modules)
                                                 for _ in range(max(jobs, 1)))
 
+    serialise_parse()
     threading.Thread(target=warm, daemon=True, name="mtc-start-workers").start()
 
 
-def preload(modules: tuple[str, ...]) -> None:
-    """Import ``modules`` in a background thread of this process: what the summary and the
-    figures need (an experiment's ``summary_modules``), imported while the workers compute
-    the tasks rather than after them."""
+def serialise_parse() -> None:
+    """Make ``ast.parse`` take a lock, for good, in this process (once; before a background
+    thread starts). CPython 3.11's AST constructor keeps its recursion depth in state shared
+    by all threads (python/cpython#106905), so two threads parsing at once fail with
+    "SystemError: AST constructor recursion depth mismatch"; and parsing is everywhere:
+    importing matplotlib parses its style sheets, joblib's ``Parallel`` parses its
+    ``pre_dispatch``, a config names its experiment through our own parser."""
+    import ast
+    import threading
+
+    if getattr(ast.parse, "mtc_serial", False):
+        return
+    parse, lock = ast.parse, threading.RLock()
+
+    def serial(*args, **kwargs):
+        with lock:
+            return parse(*args, **kwargs)
+
+    serial.mtc_serial = True
+    ast.parse = functools.wraps(parse)(serial)
+
+
+def preload(modules: tuple[str, ...]):
+    """Import ``modules`` in a background thread of this process, returned started: what
+    the summary and the figures need (an experiment's ``summary_modules``), imported while
+    the workers compute the tasks rather than after them. The caller joins it."""
     import threading
 
     def load() -> None:
         with contextlib.suppress(Exception):
             _import(modules)
 
-    threading.Thread(target=load, daemon=True, name="mtc-preload").start()
+    serialise_parse()
+    thread = threading.Thread(target=load, daemon=True, name="mtc-preload")
+    thread.start()
+    return thread
 
 
 def _import(modules: tuple[str, ...]) -> None:
@@ -123,14 +150,18 @@ def run(cfg: Config, *, out: Path | None = None, jobs: int = 1, force: bool = Fa
     else:
         client_cm = contextlib.nullcontext()
     with client_cm, prepared(run_dir, cfg, force=force, shard=shard) as fresh:
+        loading = None
         if jobs > 1 and shard is None:
-            preload(getattr(exp, "summary_modules", ()))
+            loading = preload(getattr(exp, "summary_modules", ()))
         try:
             stats = run_tasks(exp, tasks, cfg.seed, run_dir, jobs=jobs, force=force,
                               label=label, backend=backend, shard=shard)
         except BaseException:
             fresh.discard_if_empty()
             raise
+        finally:
+            if loading is not None:
+                loading.join()
         stats.update(backend=backend if backend == "dask" or jobs > 1 else "sequential",
                      jobs=jobs, wall=time.perf_counter() - start)
         if shard is not None:

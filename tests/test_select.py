@@ -269,3 +269,46 @@ def test_sep_reads_a_semicolon_file_as_the_comma_file(cli, blobs, tmp_path):
     pd.testing.assert_frame_equal(*outs)
     refused = run(cli, semi, "--k", "1..3", "--out", tmp_path / "refused")
     assert refused.exit_code == 2 and "--sep ';'" in refused.output
+
+
+def test_no_two_threads_parse_at_once(monkeypatch):
+    """CPython 3.11 fails two ``ast.parse`` calls in two threads at once (python/cpython#106905):
+    once serialised, a parse that takes 0.2 s in each of two threads runs one after the other."""
+    import ast
+    import threading
+    import time
+
+    from mtc_cli.pipeline import serialise_parse
+
+    spans, real_parse = [], ast.parse
+
+    def slow_parse(*args, **kwargs):
+        start = time.perf_counter()
+        time.sleep(0.2)
+        tree = real_parse(*args, **kwargs)
+        spans.append((start, time.perf_counter()))
+        return tree
+
+    monkeypatch.setattr(ast, "parse", slow_parse)
+    serialise_parse()
+    serialise_parse()  # once: a second call does not wrap the lock in another
+    threads = [threading.Thread(target=ast.literal_eval, args=("[1, 2]",)) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    (a0, a1), (b0, b1) = sorted(spans)
+    assert a1 <= b0, "the two parses overlapped"
+
+
+def test_parallel_select_leaves_no_thread_behind(cli, blobs, tmp_path):
+    """The summary's modules, imported in a background thread while the tasks run, are
+    imported before the run goes on; ``ast.parse`` is serialised from the first thread on."""
+    import ast
+    import threading
+
+    result = run(cli, blobs, "--k", "1..3", "--model", "kmeans", "--criteria", "gap",
+                 "--out", tmp_path / "run", "-j", "2", *FAST)
+    assert result.exit_code == 0, result.output
+    assert not [t for t in threading.enumerate() if t.name == "mtc-preload"]
+    assert getattr(ast.parse, "mtc_serial", False)
