@@ -25,10 +25,10 @@ from mtc_cli.datasets.formats import FORMATS
 from mtc_cli.errors import MtcError
 from mtc_cli.experiment import Experiment
 from mtc_cli.models.gmm import COVARIANCE_TYPES
-from mtc_cli.runner import LOCATION
 from mtc_cli.selection import auto, choice, engine, voting
 from mtc_cli.selection.criteria import AUTO_MODELS, CLUSTERING, CRITERIA, MODELS
 from mtc_cli.selection.settings import Settings, check_data, make_settings, parse_range
+from mtc_cli.tasking import LOCATION
 
 #: the model a kind of input counts by default
 DEFAULT_MODEL = {"table": "gmm", "sparse": "spkmeans", "image": "svd", "boolean": "boolean"}

@@ -1,8 +1,6 @@
 """Tasks → joblib workers → one cached file per finished task → merged rows.
 
-Each task's key is a hash of its own parameters (and the seed), and its random generator
-is ``default_rng(SeedSequence(seed, spawn_key=key))``: results depend neither on
-``-j``, nor on task order, nor on which other sweep points exist. Each finished task is
+Each task is keyed, seeded and run by :mod:`mtc_cli.tasking`. Each finished task is
 written atomically to ``<run>/tasks/<key>.json`` by the process that computed it, so an
 interrupted run loses nothing and a rerun computes only what is missing.
 """
@@ -19,69 +17,13 @@ import time
 import warnings
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed, parallel_config
-from threadpoolctl import threadpool_info, threadpool_limits
+from threadpoolctl import threadpool_info
 
-from mtc_cli.allocator import keep_freed_memory
 from mtc_cli.errors import MtcError
 from mtc_cli.results import atomic_write_text
-
-ROW_COLUMNS = ("rep", "criterion", "k", "score")
-
-
-#: the entry of a task that says where its input files are, not what they hold (their
-#: digests do): left out of the task's key, so a moved file gives the same results
-LOCATION = "location"
-
-
-def task_key(experiment: str, seed: int, task: dict) -> str:
-    """Stable hex key of a task: sha256 of its canonical JSON with experiment and seed
-    (without its ``location``)."""
-    blob = json.dumps({"experiment": experiment, "seed": seed, "task": _what(task)},
-                      sort_keys=True, default=_plain, separators=(",", ":"))
-    return hashlib.sha256(blob.encode()).hexdigest()[:24]
-
-
-def _what(task: dict) -> dict:
-    return {k: v for k, v in task.items() if k != LOCATION}
-
-
-def task_rng(seed: int, key: str) -> np.random.Generator:
-    """The task's own generator, spawned from the run seed by the task key."""
-    words = tuple(int(key[i:i + 8], 16) for i in range(0, len(key), 8))
-    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=words))
-
-
-def _plain(obj):
-    if isinstance(obj, np.integer):
-        return int(obj)
-    if isinstance(obj, np.floating):
-        return float(obj)
-    if isinstance(obj, np.bool_):
-        return bool(obj)
-    if isinstance(obj, np.ndarray):
-        return obj.tolist()
-    return str(obj)
-
-
-def _compute(experiment, task: dict, key: str, seed: int) -> dict:
-    """Run one task with one BLAS/OpenMP thread, joblib's sequential backend for any
-    parallel call inside it and the allocator tuned for large temporaries
-    (:mod:`mtc_cli.allocator`); return its rows and compute time.
-
-    joblib's dask backend hands a task its own backend with all workers as the default for
-    nested calls (loky's workers get the sequential one): scikit-learn's pairwise distances
-    inside a silhouette then split into blocks across workers, and BLAS rounds products of
-    other shapes in other last bits. Sequential within a task, every backend computes alike."""
-    keep_freed_memory()
-    start = time.perf_counter()
-    with threadpool_limits(limits=1), parallel_config(backend="sequential"), \
-            warnings.catch_warnings(record=True) as caught:
-        rows = experiment.run_task(task, task_rng(seed, key))
-    return {"key": key, "task": task, "elapsed_s": time.perf_counter() - start, "rows": rows,
-            "warnings": [(w.category, str(w.message), w.filename, w.lineno) for w in caught]}
+from mtc_cli.tasking import ROW_COLUMNS, compute, identity, plain, task_key
 
 
 def _keep(record: dict, cache: Path, stamp: dict) -> None:
@@ -94,7 +36,7 @@ def _keep(record: dict, cache: Path, stamp: dict) -> None:
 
 def rows_digest(rows) -> str:
     """sha256 of the canonical JSON of a task's rows (the check of a cache entry)."""
-    blob = json.dumps(rows, sort_keys=True, default=_plain, allow_nan=True,
+    blob = json.dumps(rows, sort_keys=True, default=plain, allow_nan=True,
                       separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()
 
@@ -102,10 +44,10 @@ def rows_digest(rows) -> str:
 def _store(record: dict, cache: Path, stamp: dict) -> None:
     """Write a finished task's cache entry atomically: its key, task, rows, the digest of
     the rows and the code version and commit that computed them (``stamp``)."""
-    rows = json.loads(json.dumps(record["rows"], default=_plain, allow_nan=True))
+    rows = json.loads(json.dumps(record["rows"], default=plain, allow_nan=True))
     entry = {**record, "rows": rows, "rows_sha256": rows_digest(rows), **stamp}
     atomic_write_text(cache / f"{record['key']}.json",
-                      json.dumps(entry, default=_plain, allow_nan=True))
+                      json.dumps(entry, default=plain, allow_nan=True))
 
 
 ENTRY_KEYS = ("key", "task", "rows", "rows_sha256", "code_version")
@@ -121,9 +63,9 @@ def verify_entry(path: Path, key: str, task: dict, experiment: str, seed: int,
         return None, f"unreadable ({type(exc).__name__})"
     if not isinstance(entry, dict) or any(k not in entry for k in ENTRY_KEYS):
         return None, "not a task entry (keys missing)"
-    canonical = json.loads(json.dumps(_what(task), default=_plain))
+    canonical = json.loads(json.dumps(identity(task), default=plain))
     if entry["key"] != key or not isinstance(entry["task"], dict) \
-            or _what(entry["task"]) != canonical \
+            or identity(entry["task"]) != canonical \
             or task_key(experiment, seed, entry["task"]) != key:
         return None, "its task does not match its key"
     if not isinstance(entry["rows"], list) or rows_digest(entry["rows"]) != entry["rows_sha256"]:
@@ -246,10 +188,10 @@ def run_tasks(experiment, tasks: list[dict], seed: int, run_dir: Path, *, jobs: 
     try:
         if backend == "loky" and (jobs == 1 or len(todo) <= 1):
             for i in todo:
-                _keep(_compute(experiment, tasks[i], keys[i], seed), cache, stamp)
+                _keep(compute(experiment, tasks[i], keys[i], seed), cache, stamp)
                 progress.update()
         else:
-            calls = (delayed(_compute)(experiment, tasks[i], keys[i], seed) for i in todo)
+            calls = (delayed(compute)(experiment, tasks[i], keys[i], seed) for i in todo)
             n_jobs = jobs if backend == "loky" else -1
             # loky workers watch this process from their start (see watch_parent)
             extra = ({"initializer": watch_parent, "initargs": (os.getpid(),)}

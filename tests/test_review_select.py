@@ -387,10 +387,10 @@ def test_a_dead_worker_is_one_whole_line_and_resumes(tmp_path):
 
 
 def test_a_seeding_change_recomputes_the_select_cache(cli, tmp_path, monkeypatch):
-    """C5b: the runner derives every task's generator (``task_rng``); it is in the code
-    version of ``select``, so editing it recomputes every cached task instead of serving
+    """C5b: ``mtc_cli.tasking`` derives every task's generator (``task_rng``); it is in the
+    code version of ``select``, so editing it recomputes every cached task instead of serving
     rows the edited code would not give."""
-    assert "mtc_cli.runner" in codeversion.modules_of("experiments.select")
+    assert "mtc_cli.tasking" in codeversion.modules_of(codeversion.TASKING)
     data = blobs(tmp_path / "small.csv")
     args = ("select", data, "--k", "1..3", "--criteria", "bic,mtc", *FAST, "--out",
             tmp_path / "out")
@@ -401,7 +401,7 @@ def test_a_seeding_change_recomputes_the_select_cache(cli, tmp_path, monkeypatch
 
     def edited(name):
         path, text = source(name)
-        if name == "mtc_cli.runner":
+        if name == "mtc_cli.tasking":
             assert "spawn_key=words)" in text
             text = text.replace("spawn_key=words)", "spawn_key=words[::-1])")
         return path, text

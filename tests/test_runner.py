@@ -9,7 +9,7 @@ import pytest
 from mtc_cli import pipeline
 from mtc_cli.config import load_config
 from mtc_cli.registry import get_experiment
-from mtc_cli.runner import task_key, task_rng
+from mtc_cli.tasking import task_key, task_rng
 
 QUICK = ["sigma_over_d=[0.2, 1.0]", "reps=2", "k_max=3", "n=60", "n_init=1"]
 
@@ -103,10 +103,11 @@ def test_timing_columns_stay_out_of_the_csvs(root, tmp_path, monkeypatch):
     assert sum(r["fit_seconds"] for r in t1) != sum(r["fit_seconds"] for r in t2)
 
 
-def test_every_experiments_code_version_holds_the_runners_seeding(monkeypatch):
-    """Issue 27, item 4: an edit of the seeding in ``mtc_cli/runner.py`` (``task_rng``)
-    changes the code version of every shipped experiment — its cached tasks are then
-    recomputed — while an edit of a module outside an experiment's imports leaves its
+def test_every_experiments_code_version_holds_the_seeding_and_only_what_computes(monkeypatch):
+    """An edit of the seeding (``task_rng`` in ``mtc_cli/tasking.py``) changes the code
+    version of every shipped experiment — its cached tasks are then recomputed — and so does
+    an edit of a formula in its imports; an edit of a module outside its imports, of the run
+    and show layers (outside the seeding), or of any docstring or comment leaves every
     version alone."""
     import yaml
 
@@ -122,17 +123,62 @@ def test_every_experiments_code_version_holds_the_runners_seeding(monkeypatch):
         def read(name):
             path, text = source(name)
             if name == target:
-                assert old in text
-                text = text.replace(old, new)
+                assert old in text, (name, old)
+                text = text.replace(old, new, 1)
             return path, text
         return read
 
-    monkeypatch.setattr(codeversion, "_source",
-                        edited("mtc_cli.runner", "spawn_key=words)", "spawn_key=words[::-1])"))
-    assert all(codeversion.code_version(n) != before[n] for n in names)
-    assert "experiments.svd_denoising" in names
-    assert "mtc_cli.models.text" not in codeversion.modules_of("experiments.svd_denoising")
-    monkeypatch.setattr(codeversion, "_source",
-                        edited("mtc_cli.models.text", "\n", "\n# an edit\n"))
-    assert codeversion.code_version("experiments.svd_denoising") == \
-        before["experiments.svd_denoising"]
+    def versions(target, old, new):
+        monkeypatch.setattr(codeversion, "_source", edited(target, old, new))
+        return {n: codeversion.code_version(n) for n in names}
+
+    assert all(v != before[n] for n, v in
+               versions("mtc_cli.tasking", "spawn_key=words)", "spawn_key=words[::-1])").items())
+    # a formula: the gap statistic's log W_k (Tibshirani et al. 2001, eq. 2)
+    moved = versions("mtc_cli.criteria.gap_statistic", "/ counts).sum())",
+                     "/ (counts + 1)).sum())")
+    assert moved["experiments.stability_toy"] != before["experiments.stability_toy"]
+    assert moved["experiments.svd_denoising"] == before["experiments.svd_denoising"]
+    for target, old, new in [
+            ("mtc_cli.models.text", "\n", "\n# an edit\n"),  # outside svd_denoising's imports
+            ("mtc_cli.runner", "def run_tasks(", "def _unused():\n    pass\n\n\ndef run_tasks("),
+            ("mtc_cli.cluster", "\n", "\nSOMETHING = 1\n"),
+            ("mtc_cli.config", "\n", "\nSOMETHING = 1\n"),
+            ("mtc_cli.plotting", "\n", "\nSOMETHING = 1\n"),
+            ("mtc_cli.criteria.stability", '"""', '"""An edited docstring. '),
+            ("mtc_cli.tasking", "def task_rng", "# a comment\ndef task_rng"),
+            ("experiments.select", "def run_task", "# a comment\n    def run_task")]:
+        assert versions(target, old, new) == before, target
+
+
+def test_no_task_runs_code_its_code_version_leaves_out(root):
+    """The run and show layers are left out of the code version (``NOT_COMPUTING``) because
+    no task's rows pass through them: a task of every shipped config (its quick profile's
+    shortest) calls no function of theirs but the memory check that refuses a GMM too big
+    for this machine before any fit (and ``serialise_parse``'s lock)."""
+    import sys
+
+    from mtc_cli import codeversion
+
+    files = {}
+    for name in codeversion.NOT_COMPUTING:
+        base = root.joinpath(*name.split("."))
+        files[str(base.with_suffix(".py"))] = files[str(base / "__init__.py")] = name
+    # and the lock around ast.parse, once a run in this process has started a thread
+    allowed = {"mtc_cli.experiment.physical_memory", "mtc_cli.pipeline.serial"}
+    for config in sorted((root / "configs").glob("*.yaml")):
+        cfg = load_config(config, quick=True)
+        exp = get_experiment(cfg.experiment)
+        task = min(exp.tasks(cfg.params), key=lambda t: len(str(t)))
+        called = set()
+
+        def profile(frame, event, arg, called=called):
+            if event == "call" and frame.f_code.co_filename in files:
+                called.add(f"{files[frame.f_code.co_filename]}.{frame.f_code.co_name}")
+
+        sys.setprofile(profile)
+        try:
+            exp.run_task(task, task_rng(cfg.seed, task_key(exp.name, cfg.seed, task)))
+        finally:
+            sys.setprofile(None)
+        assert called <= allowed, (config.name, called - allowed)

@@ -18,9 +18,9 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from mtc_cli.runner import ROW_COLUMNS, _plain, task_key, task_rng
 from mtc_cli.selection.settings import Settings
 from mtc_cli.selection.tasks import plan, run_task
+from mtc_cli.tasking import ROW_COLUMNS, plain, task_key, task_rng
 
 #: the name every selection's task keys are hashed under (that of the ``select`` experiment)
 NAME = "select"
@@ -100,7 +100,7 @@ def _one(X, task: dict, seed: int, train_labels) -> list[dict]:
     with threadpool_limits(limits=1), parallel_config(backend="sequential"):
         rows = run_task(X, task, rng_of(seed, task), train_labels=train_labels)
     # as the runner's cache stores them: plain JSON values
-    return json.loads(json.dumps(rows, default=_plain, allow_nan=True))
+    return json.loads(json.dumps(rows, default=plain, allow_nan=True))
 
 
 def clustering(X, settings: Settings, k: int, seed: int, digest: str) -> np.ndarray:

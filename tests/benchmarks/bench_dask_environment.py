@@ -22,7 +22,7 @@ from mtc_cli.cluster import TRIM
 from mtc_cli.config import PROJECT_ROOT, load_config
 from mtc_cli.registry import get_experiment
 from mtc_cli.results import write_csv
-from mtc_cli.runner import task_key, task_rng
+from mtc_cli.tasking import task_key, task_rng
 
 TASK = {"dataset": "cmu-newsgroup-clean-1000", "algorithm": "FSKMeans", "k": 10}
 COPIES = 4
