@@ -30,8 +30,9 @@ figures:
 	mtc run $(CONFIGS) --quick -j $(JOBS) > /dev/null
 	@echo "quick figures in results/quick/"
 
+# one process and one worker pool for all configs, the longest tasks first
 figures-full:
-	@for c in $(CONFIGS); do echo "== $$c"; mtc run $$c -j $(JOBS) || exit 1; done
+	mtc run $(CONFIGS) -j $(JOBS)
 	mtc report results --readme README.md
 
 bench:

@@ -176,8 +176,9 @@ def run(configs, quick, jobs, overrides, out, force, backend, scheduler, cluster
     """Run the experiment of each CONFIG and write rows, summary, targets, figures, run.json.
 
     Finished tasks are cached in the run directory: an interrupted run resumes where it
-    stopped when run again. Several configs run one after another in this process (one
-    worker pool), each as `mtc run CONFIG` would; every config is loaded and checked first.
+    stopped when run again. Several configs run in this process, every config loaded and
+    checked first; with -j above 1 (loky, no --shard) their tasks share one worker pool,
+    the longest first, and each config is finished as soon as its last task is done.
     """
     from mtc_cli.config import load_config
 
@@ -185,10 +186,22 @@ def run(configs, quick, jobs, overrides, out, force, backend, scheduler, cluster
     cfgs = [load_config(c, quick=quick, overrides=overrides) for c in configs]
     if len(cfgs) > 1:
         _check_all(cfgs, out)
+        if backend == "loky" and shard is None and _jobs(jobs) > 1:
+            from mtc_cli import pipeline
+
+            pipeline.run_many(cfgs, jobs=_jobs(jobs), force=force, on_outcome=_print_outcome)
+            return
     for cfg in cfgs:
         outcome = _run(cfg, out, jobs, force, backend, scheduler, cluster_file, shard)
         if outcome is not None:
             _print_outcome(outcome)
+
+
+def _jobs(jobs: int) -> int:
+    """The number of workers of ``--jobs`` (-1: one per core)."""
+    if jobs == 0:
+        raise MtcError("--jobs: expected a positive number of workers or -1, got 0")
+    return os.cpu_count() or 1 if jobs == -1 else jobs
 
 
 def _check_all(cfgs, out) -> None:
@@ -360,10 +373,7 @@ def _run(cfg, run_dir, jobs, force, backend, scheduler, cluster_file, shard):
     task cache)."""
     from mtc_cli import pipeline
 
-    if jobs == 0:
-        raise MtcError("--jobs: expected a positive number of workers or -1, got 0")
-    if jobs == -1:
-        jobs = os.cpu_count() or 1
+    jobs = _jobs(jobs)
     if (scheduler or cluster_file) and backend != "dask":
         raise MtcError("--scheduler and --cluster need --backend dask")
     shard_spec = _parse_shard(shard) if shard else None

@@ -29,7 +29,9 @@ from mtc_cli.runner import (
     experiment_version,
     git_commit,
     load_rows,
+    plan_tasks,
     provenance,
+    run_pooled,
     run_tasks,
     task_key,
 )
@@ -167,6 +169,55 @@ def run(cfg: Config, *, out: Path | None = None, jobs: int = 1, force: bool = Fa
         if shard is not None:
             return Outcome(run_dir, stats)
         return finish(cfg, exp, run_dir, stats, tasks)
+
+
+def run_many(cfgs: list[Config], *, jobs: int, force: bool = False, on_outcome=None) -> list:
+    """Run several configs, each into its default run directory, in one pool of ``jobs``
+    loky workers (:func:`mtc_cli.runner.run_pooled`: the longest tasks first, no worker idle
+    between configs). Every config is checked and its run directory prepared before any
+    task runs; each config is finished (tables, targets, figures, run.json) in this process
+    as soon as its last task is cached, while the workers go on with the others, and handed
+    to ``on_outcome``. The ``wall_time_s`` of a config is the time from the start of the
+    pool to its finish."""
+    start = time.perf_counter()
+    runs = []
+    for cfg in cfgs:
+        exp = get_experiment(cfg.experiment)
+        check = getattr(exp, "check", None)
+        if check is not None:
+            check(cfg.params)
+        tasks = exp.tasks(cfg.params)
+        if not tasks:
+            raise MtcError(f"{cfg.path}: the config expands to no tasks")
+        runs.append((cfg, exp, tasks, default_run_dir(cfg)))
+    outcomes = [None] * len(runs)
+    with contextlib.ExitStack() as stack:
+        fresh = [stack.enter_context(prepared(run_dir, cfg, force=force))
+                 for cfg, _, _, run_dir in runs]
+        plans = [plan_tasks(exp, tasks, cfg.seed, run_dir, force=force)
+                 for cfg, exp, tasks, run_dir in runs]
+        loading = preload(tuple(dict.fromkeys(
+            m for _, exp, _, _ in runs for m in getattr(exp, "summary_modules", ()))))
+
+        def done(i: int) -> None:
+            loading.join()
+            cfg, exp, tasks, run_dir = runs[i]
+            stats = plans[i].stats()
+            stats.update(backend="loky", jobs=jobs, wall=time.perf_counter() - start)
+            outcomes[i] = finish(cfg, exp, run_dir, stats, tasks)
+            if on_outcome is not None:
+                on_outcome(outcomes[i])
+
+        quick = " (quick)" if any(cfg.quick for cfg in cfgs) else ""
+        try:
+            run_pooled(plans, jobs, f"{len(runs)} configs{quick}", done)
+        except BaseException:
+            for f in fresh:
+                f.discard_if_empty()
+            raise
+        finally:
+            loading.join()
+    return outcomes
 
 
 class _Fresh:

@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -141,23 +142,53 @@ def _clock(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
-def run_tasks(experiment, tasks: list[dict], seed: int, run_dir: Path, *, jobs: int = 1,
-              force: bool = False, label: str = "mtc", backend: str = "loky",
-              shard: tuple[int, int] | None = None, warn=None) -> dict:
-    """Compute every task without a valid cache entry in ``run_dir/tasks``; return run
-    statistics.
+@dataclass
+class Plan:
+    """The tasks of one run and which of them to compute (``todo``: indices into ``tasks``)."""
 
-    ``backend`` is ``"loky"`` (local processes; sequential in-process for ``jobs=1``) or
-    ``"dask"`` (joblib's dask backend: the caller has opened a ``distributed.Client``).
-    ``shard=(i, n)`` computes only the tasks whose index is ``i`` modulo ``n``. Each
-    finished task is written to the cache as soon as its result arrives. A cache entry
-    that is unreadable, belongs to another task, has rows that do not match their digest
-    or was computed by another code version (:func:`mtc_cli.codeversion.code_version`) is
-    recomputed, and ``warn`` (one line each) says so.
-    """
+    experiment: object
+    tasks: list[dict]
+    seed: int
+    run_dir: Path
+    keys: list[str]
+    version: str
+    stamp: dict
+    mine: list[int]
+    todo: list[int]
+    outputs: dict
+
+    @property
+    def cache(self) -> Path:
+        return self.run_dir / "tasks"
+
+    def calls(self):
+        return [delayed(compute)(self.experiment, self.tasks[i], self.keys[i], self.seed)
+                for i in self.todo]
+
+    def stats(self) -> dict:
+        todo, cache = self.todo, self.cache
+        return {"n_tasks": len(self.tasks), "n_shard": len(self.mine), "n_computed": len(todo),
+                "n_cached": len(self.mine) - len(todo), "keys": self.keys,
+                "code_version": self.version,
+                "missing": sum(not (cache / f"{k}.json").exists() for k in self.keys),
+                # new timings (see Experiment.timing) make a new record, whatever the outputs
+                "run_dir": self.run_dir,
+                "outputs_before": None if todo and self.experiment.timing_columns
+                else self.outputs}
+
+
+def plan_tasks(experiment, tasks: list[dict], seed: int, run_dir: Path, *,
+               force: bool = False, shard: tuple[int, int] | None = None, warn=None) -> Plan:
+    """Which tasks of a run to compute: those (of the shard ``shard=(i, n)``: the tasks
+    whose index is ``i`` modulo ``n``) without a valid cache entry in ``run_dir/tasks``. A
+    cache entry that is unreadable, belongs to another task, has rows that do not match
+    their digest or was computed by another code version
+    (:func:`mtc_cli.codeversion.code_version`) is recomputed, and ``warn`` (one line each)
+    says so."""
     warn = warn or _warn
+    run_dir = Path(run_dir)
     outputs = output_digests(run_dir)
-    cache = Path(run_dir) / "tasks"
+    cache = run_dir / "tasks"
     cache.mkdir(parents=True, exist_ok=True)
     keys = [task_key(experiment.name, seed, t) for t in tasks]
     if len(set(keys)) != len(keys):
@@ -184,35 +215,87 @@ def run_tasks(experiment, tasks: list[dict], seed: int, run_dir: Path, *, jobs: 
         warn(f"{stale} cached task{'s were' if stale > 1 else ' was'} computed by another "
              f"version of the code of {experiment.name}: recomputing "
              f"{'them' if stale > 1 else 'it'}")
-    progress = Progress(len(mine), len(mine) - len(todo), label)
+    return Plan(experiment, tasks, seed, run_dir, keys, version, stamp, mine, todo, outputs)
+
+
+def run_tasks(experiment, tasks: list[dict], seed: int, run_dir: Path, *, jobs: int = 1,
+              force: bool = False, label: str = "mtc", backend: str = "loky",
+              shard: tuple[int, int] | None = None, warn=None) -> dict:
+    """Compute every task without a valid cache entry in ``run_dir/tasks``
+    (:func:`plan_tasks`); return run statistics.
+
+    ``backend`` is ``"loky"`` (local processes; sequential in-process for ``jobs=1``) or
+    ``"dask"`` (joblib's dask backend: the caller has opened a ``distributed.Client``).
+    Each finished task is written to the cache as soon as its result arrives.
+    """
+    plan = plan_tasks(experiment, tasks, seed, run_dir, force=force, shard=shard, warn=warn)
+    progress = Progress(len(plan.mine), len(plan.mine) - len(plan.todo), label)
     try:
-        if backend == "loky" and (jobs == 1 or len(todo) <= 1):
-            for i in todo:
-                _keep(compute(experiment, tasks[i], keys[i], seed), cache, stamp)
+        if backend == "loky" and (jobs == 1 or len(plan.todo) <= 1):
+            for i in plan.todo:
+                _keep(compute(experiment, tasks[i], plan.keys[i], seed), plan.cache, plan.stamp)
                 progress.update()
         else:
-            calls = (delayed(compute)(experiment, tasks[i], keys[i], seed) for i in todo)
-            n_jobs = jobs if backend == "loky" else -1
-            # loky workers watch this process from their start (see watch_parent)
-            extra = ({"initializer": watch_parent, "initargs": (os.getpid(),)}
-                     if backend == "loky" else {})
-            if backend == "loky":
-                quiet_tracker()
-            with parallel_config(backend=backend, **extra):
-                # one task per batch: tasks are coarse, and batching would serialise a
-                # sweep of few long tasks on one worker
-                parallel = Parallel(n_jobs=n_jobs, batch_size=1, return_as="generator_unordered")
-                for record in parallel(calls):
-                    _keep(record, cache, stamp)
-                    progress.update()
+            for record in _parallel(plan.calls(), jobs if backend == "loky" else -1, backend):
+                _keep(record, plan.cache, plan.stamp)
+                progress.update()
     finally:
         progress.close()
-    return {"n_tasks": len(tasks), "n_shard": len(mine), "n_computed": len(todo),
-            "n_cached": len(mine) - len(todo), "keys": keys, "code_version": version,
-            "missing": sum(not (cache / f"{k}.json").exists() for k in keys),
-            # new timings (see Experiment.timing) make a new record, whatever the outputs
-            "run_dir": Path(run_dir),
-            "outputs_before": None if todo and experiment.timing_columns else outputs}
+    return plan.stats()
+
+
+def _parallel(calls, n_jobs: int, backend: str):
+    """The results of ``calls`` as they finish, one task per batch: tasks are coarse, and
+    batching would serialise a sweep of few long tasks on one worker."""
+    # loky workers watch this process from their start (see watch_parent)
+    extra = ({"initializer": watch_parent, "initargs": (os.getpid(),)}
+             if backend == "loky" else {})
+    if backend == "loky":
+        quiet_tracker()
+    with parallel_config(backend=backend, **extra):
+        yield from Parallel(n_jobs=n_jobs, batch_size=1, return_as="generator_unordered")(calls)
+
+
+def run_pooled(plans: list[Plan], jobs: int, label: str, on_done) -> None:
+    """Compute the tasks of several runs in one pool of ``jobs`` loky workers, the longest
+    first as far as earlier cache entries tell (:func:`recorded_seconds`; tasks without one
+    first, in the runs' order), so that no worker idles between runs; call ``on_done(i)``
+    in this process as soon as every task of ``plans[i]`` is cached (run ``i`` can then be
+    finished while the workers go on with the others)."""
+    order = sorted(((p, i) for p, plan in enumerate(plans) for i in plan.todo),
+                   key=lambda pi: -recorded_seconds(plans[pi[0]], pi[1]))
+    left = [len(plan.todo) for plan in plans]
+    for p, n in enumerate(left):
+        if n == 0:
+            on_done(p)
+    if not order:
+        return
+    calls = [delayed(_tagged)(p, plans[p].experiment, plans[p].tasks[i], plans[p].keys[i],
+                              plans[p].seed) for p, i in order]
+    total = sum(len(plan.mine) for plan in plans)
+    progress = Progress(total, total - len(order), label)
+    try:
+        for p, record in _parallel(calls, jobs, "loky"):
+            _keep(record, plans[p].cache, plans[p].stamp)
+            progress.update()
+            left[p] -= 1
+            if left[p] == 0:
+                on_done(p)
+    finally:
+        progress.close()
+
+
+def _tagged(tag: int, experiment, task: dict, key: str, seed: int) -> tuple[int, dict]:
+    return tag, compute(experiment, task, key, seed)
+
+
+def recorded_seconds(plan: Plan, i: int) -> float:
+    """The compute time an earlier cache entry of task ``i`` records (one computed by
+    another code version, or about to be recomputed by ``--force``), else infinity."""
+    try:
+        return float(json.loads((plan.cache / f"{plan.keys[i]}.json").read_text())["elapsed_s"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return math.inf
 
 
 def output_digests(run_dir: Path) -> dict[str, str]:
@@ -274,9 +357,9 @@ def quiet_tracker() -> None:
 
 def experiment_version(experiment) -> str:
     """The code version of an experiment object (:mod:`mtc_cli.codeversion`)."""
-    from mtc_cli.codeversion import code_version
+    from mtc_cli import codeversion
 
-    return code_version(type(experiment).__module__)
+    return codeversion.cached_code_version(type(experiment).__module__)
 
 
 def _warn(message: str) -> None:

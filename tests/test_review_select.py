@@ -407,6 +407,8 @@ def test_a_seeding_change_recomputes_the_select_cache(cli, tmp_path, monkeypatch
         return path, text
 
     monkeypatch.setattr(codeversion, "_source", edited)
+    # the edit is simulated, the files are as they were: no version remembered by their bytes
+    monkeypatch.setattr(codeversion, "cached_code_version", codeversion.code_version)
     assert codeversion.code_version("experiments.select") != before
     again = cli(*args)
     assert again.exit_code == 0, again.output

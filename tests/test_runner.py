@@ -182,3 +182,91 @@ def test_no_task_runs_code_its_code_version_leaves_out(root):
         finally:
             sys.setprofile(None)
         assert called <= allowed, (config.name, called - allowed)
+
+
+def test_pooled_runs_go_longest_first_and_finish_each_run_when_its_tasks_are_done(
+        tmp_path, monkeypatch):
+    """``run_pooled``: tasks without an earlier cache entry first (in the runs' order), then
+    by the compute time their earlier entries record, longest first; ``on_done(i)`` once per
+    run, as soon as its last task is cached (at once for a run with nothing to compute)."""
+    from mtc_cli import runner
+
+    class Sleeper:
+        name, timing_columns = "sleeper", ()
+
+        def run_task(self, task, rng):
+            return [{"rep": 0, "criterion": "c", "k": task["i"], "score": 0.0}]
+
+    exp = Sleeper()
+    tasks = [[{"i": i} for i in range(3)], [{"i": i} for i in range(2)], [{"i": 0}]]
+    first = [runner.plan_tasks(exp, t, 0, tmp_path / f"r{n}") for n, t in enumerate(tasks)]
+    for plan in first:  # earlier entries, with the compute times a previous run recorded
+        for i in plan.todo:
+            runner._store({"key": plan.keys[i], "task": plan.tasks[i], "elapsed_s": 0.0,
+                           "rows": exp.run_task(plan.tasks[i], None)}, plan.cache, plan.stamp)
+    seconds = {(0, 0): 5.0, (0, 2): 1.0, (1, 0): 9.0, (1, 1): 3.0}
+    for (n, i), s in seconds.items():
+        path = first[n].cache / f"{first[n].keys[i]}.json"
+        entry = json.loads(path.read_text())
+        path.write_text(json.dumps({**entry, "elapsed_s": s, "code_version": "old"}))
+    (first[0].cache / f"{first[0].keys[1]}.json").unlink()  # task (0, 1): no entry
+    plans = [runner.plan_tasks(exp, t, 0, tmp_path / f"r{n}") for n, t in enumerate(tasks)]
+    assert [p.todo for p in plans] == [[0, 1, 2], [0, 1], []]
+
+    order, events = [], []
+
+    def sequential(calls, n_jobs, backend):
+        for fn, args, kwargs in calls:
+            order.append((args[0], args[2]["i"]))
+            events.append(("task", args[0]))
+            yield fn(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "_parallel", sequential)
+    runner.run_pooled(plans, 2, "test", lambda i: events.append(("done", i)))
+    assert order == [(0, 1), (1, 0), (0, 0), (1, 1), (0, 2)]
+    assert events == [("done", 2), ("task", 0), ("task", 1), ("task", 0), ("task", 1),
+                      ("done", 1), ("task", 0), ("done", 0)]
+    assert all(runner.plan_tasks(exp, t, 0, tmp_path / f"r{n}").todo == []
+               for n, t in enumerate(tasks))
+
+
+def test_a_remembered_code_version_holds_while_the_files_do(tmp_path, monkeypatch):
+    """``cached_code_version`` reads the version back while every file it hashed has its
+    bytes and every module it found absent is still absent; an edit, a new module where an
+    import named none, or a damaged store recomputes it (equal to ``code_version``)."""
+    from mtc_cli import codeversion
+
+    pkg = tmp_path / "src" / "pkgv"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "helper.py").write_text("def f(x):\n    return x + 1\n")
+    (pkg / "exp.py").write_text("from pkgv import helper\nfrom pkgv import later\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "src"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    real = codeversion.code_version
+    computed = []
+
+    def counted(name):
+        computed.append(name)
+        return real(name)
+
+    def fresh():
+        for f in (codeversion._source, codeversion._closure, codeversion.modules_of):
+            f.cache_clear()
+        return real("pkgv.exp")
+
+    monkeypatch.setattr(codeversion, "code_version", counted)
+    first = codeversion.cached_code_version("pkgv.exp")
+    assert first == fresh() and computed == ["pkgv.exp"]
+    assert codeversion.cached_code_version("pkgv.exp") == first and len(computed) == 1
+    (pkg / "helper.py").write_text("def f(x):\n    return x + 2\n")
+    second = fresh()
+    assert second != first
+    assert codeversion.cached_code_version("pkgv.exp") == second and len(computed) == 2
+    (pkg / "later.py").write_text("import pkgv.helper\n")
+    third = fresh()
+    assert third != second and "pkgv.later" in codeversion.modules_of("pkgv.exp")
+    assert codeversion.cached_code_version("pkgv.exp") == third and len(computed) == 3
+    (tmp_path / "cache" / "mtc" / "code_versions.json").write_text("{damaged")
+    assert codeversion.cached_code_version("pkgv.exp") == third and len(computed) == 4
+    assert codeversion.cached_code_version("pkgv.exp") == third and len(computed) == 4
