@@ -117,6 +117,61 @@ def test_fowlkes_mallows_by_pair_counting():
     assert clest.fowlkes_mallows(a, b) == pytest.approx(len(pa & pb) / np.sqrt(len(pa) * len(pb)))
 
 
+def _random_lda_cases(n_cases):
+    """Learning sets with cluster labels and test sets as Clest makes them, and the cases
+    that strain the SVD solver: 2 and many classes, tiny classes, a constant feature, more
+    features than objects, duplicated features (rank-deficient), labels not 0..k−1."""
+    rng = np.random.default_rng(2002)
+    for case in range(n_cases):
+        n, d = int(rng.integers(4, 120)), int(rng.integers(1, 12))
+        k = int(rng.integers(2, min(n - 1, 9) + 1))
+        X = rng.normal(size=(n, d)) * rng.uniform(0.1, 5.0, size=d)
+        if case % 5 == 1:
+            X[:, 0] = 3.0
+        if case % 7 == 2 and d > 1:
+            X[:, -1] = X[:, 0]
+        if case % 11 == 3:
+            X = rng.normal(size=(n, n + 3))
+        y = np.concatenate([np.arange(k), rng.integers(0, k, n - k)])
+        X += y[:, None] * rng.uniform(0.0, 2.0)
+        if case % 3 == 0:
+            y = y * 7 + 5
+        yield X, rng.permutation(y), rng.normal(size=(int(rng.integers(1, 60)), X.shape[1]))
+
+
+def test_lda_predict_is_scikit_learns_lda_exactly():
+    """Our LDA is scikit-learn's, operation for operation: equal predictions (and so equal
+    Clest statistics) on 400 random cases; one cluster predicts its label; as many objects
+    as clusters is refused with scikit-learn's error."""
+    import warnings
+
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+
+    for X, y, T in _random_lda_cases(400):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = LinearDiscriminantAnalysis().fit(X, y).predict(T)
+        assert np.array_equal(clest.lda_predict(X, y, T), expected)
+    assert (clest.lda_predict(np.ones((5, 2)), np.full(5, 4), np.zeros((3, 2))) == 4).all()
+    with pytest.raises(ValueError, match="more than the number of classes"):
+        clest.lda_predict(np.eye(3), [0, 1, 2], np.eye(3))
+
+
+def test_fowlkes_mallows_is_scikit_learns_exactly():
+    """FM from a bincount table equals scikit-learn's ``fowlkes_mallows_score`` to the last
+    bit on 400 random pairs of labelings (and is 0 when no pair is together in both)."""
+    from sklearn.metrics import fowlkes_mallows_score
+
+    rng = np.random.default_rng(7)
+    for _ in range(400):
+        n = int(rng.integers(2, 300))
+        a, b = rng.integers(0, rng.integers(1, 12), n), rng.integers(0, rng.integers(1, 12), n)
+        if rng.random() < 0.3:
+            b = a * 3 - 1
+        assert clest.fowlkes_mallows(a, b) == fowlkes_mallows_score(a, b)
+    assert clest.fowlkes_mallows([0, 1, 2], [0, 0, 1]) == 0.0
+
+
 def test_clest_selection_rule():
     assert clest.select([2, 3, 4], [0.3, 0.5, 0.2], [0.0, 0.0, 0.0]) == 3
     assert clest.select([2, 3, 4], [0.3, 0.5, 0.2], [0.0, 0.5, 0.0]) == 2
