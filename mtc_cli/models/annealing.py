@@ -20,15 +20,25 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.cluster.hierarchy import fcluster, linkage
-from scipy.special import softmax
+
+from mtc_cli.short_rows import softmax
 
 
-def costs(X: np.ndarray, centroids: np.ndarray) -> np.ndarray:
+def squared_norms(X: np.ndarray) -> np.ndarray:
+    """‖x_i‖² of every object, the term of :func:`costs` that no centroid changes."""
+    X = np.asarray(X, dtype=np.float64)
+    return np.einsum("nd,nd->n", X, X)
+
+
+def costs(X: np.ndarray, centroids: np.ndarray, x_norms: np.ndarray | None = None
+          ) -> np.ndarray:
     """ε_ik = ‖x_i − μ_k‖² (Sect. 4.1 of Buhmann et al. 2011) for every object and centroid,
-    an (n, K) matrix, by ‖x‖² − 2 x·μ + ‖μ‖² (one matrix product; clipped at 0)."""
+    an (n, K) matrix, by ‖x‖² − 2 x·μ + ‖μ‖² (one matrix product; clipped at 0).
+    ``x_norms``: :func:`squared_norms` of X, if computed once for many centroids."""
     X = np.asarray(X, dtype=np.float64)
     M = np.asarray(centroids, dtype=np.float64)
-    sq = np.einsum("nd,nd->n", X, X)[:, None] - 2.0 * X @ M.T + np.einsum("kd,kd->k", M, M)
+    norms = squared_norms(X) if x_norms is None else x_norms
+    sq = norms[:, None] - 2.0 * X @ M.T + np.einsum("kd,kd->k", M, M)
     return np.maximum(sq, 0.0)
 
 
@@ -80,8 +90,9 @@ def fixed_point(X: np.ndarray, centroids: np.ndarray, T: float, *, tol: float,
     """Alternate p = softmax(−ε/T) and μ_k = Σ_i p_ik x_i / Σ_i p_ik until no centroid
     moves more than ``tol``; returns (centroids, sweeps)."""
     M = np.array(centroids, dtype=np.float64)
+    norms = squared_norms(X)
     for it in range(1, max_iter + 1):
-        p = softmax(-costs(X, M) / T, axis=1)
+        p = softmax(-costs(X, M, norms) / T)
         mass = p.sum(axis=0)
         new = np.where(mass[:, None] > 0, p.T @ X / np.maximum(mass, 1e-300)[:, None], M)
         moved = float(np.sqrt(np.max(np.sum((new - M) ** 2, axis=1))))

@@ -17,10 +17,10 @@ of T (:func:`mtc_cli.models.resolution.distinct_at`).
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import softmax
 
 from mtc_cli.models.annealing import AnnealingPath
 from mtc_cli.models.resolution import distinct_at
+from mtc_cli.short_rows import softmax
 
 
 def sample_assignments(p: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -64,7 +64,7 @@ def annealed_gibbs(X: np.ndarray, n_centroids: int, rng: np.random.Generator, *,
         for sweep in range(burn_in + sweeps):
             # −‖x_i − μ_k‖²/T up to a term of i alone, which the softmax over k cancels
             logits = (2.0 * X @ M.T - np.einsum("kd,kd->k", M, M)) / T
-            c = sample_assignments(softmax(logits, axis=1), rng)
+            c = sample_assignments(softmax(logits), rng)
             M = centroid_means(X, c, M)
             if sweep >= burn_in:
                 mean += M
