@@ -108,3 +108,58 @@ def test_pathbased_separates_concentric_rings():
     X, truth = toy.rings(np.random.default_rng(5), [60, 120, 180], [1, 2, 3], 0.05)
     labels = C.pathbased_cluster(X, [3])[3]
     assert np.unique(labels * 3 + truth).size == 3  # each ring is one cluster
+
+
+def array_agglomerate(D, ks):
+    """The merges of :func:`agglomerate` as array expressions (its form before the loop was
+    compiled): the reference the compiled merges must reproduce exactly, ties included."""
+    n = len(D)
+    ks = sorted(set(ks))
+    size, within, S = np.ones(n), np.zeros(n), D.copy()
+    delta = C.merge_cost(within[:, None], size[:, None], within[None, :], size[None, :], S)
+    np.fill_diagonal(delta, np.inf)
+    best = delta.argmin(axis=1)
+    best_cost = delta[np.arange(n), best]
+    active, assign, out = np.ones(n, dtype=bool), np.arange(n), {}
+    for m in range(n, ks[0] - 1, -1):
+        if m in ks:
+            out[m] = np.unique(assign, return_inverse=True)[1]
+        if m == ks[0]:
+            break
+        a = int(best_cost.argmin())
+        b = int(best[a])
+        within[a] += within[b] + 2.0 * S[a, b]
+        size[a] += size[b]
+        S[a] += S[b]
+        S[:, a] = S[a]
+        active[b] = False
+        assign[assign == b] = a
+        delta[b, :] = delta[:, b] = np.inf
+        best_cost[b] = np.inf
+        row = np.where(active, C.merge_cost(within[a], size[a], within, size, S[a]), np.inf)
+        row[a] = np.inf
+        delta[a, :] = delta[:, a] = row
+        best[a] = row.argmin()
+        best_cost[a] = row[best[a]]
+        stale = np.flatnonzero(active & ((best == a) | (best == b)))
+        stale = stale[stale != a]
+        if len(stale):
+            best[stale] = delta[stale].argmin(axis=1)
+            best_cost[stale] = delta[stale, best[stale]]
+        better = active & (row < best_cost)
+        best[better] = a
+        best_cost[better] = row[better]
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_compiled_merges_are_the_array_merges(seed):
+    """Effective dissimilarities are full of ties (every pair joined through the same
+    bottleneck edge): the compiled merges break them as the array expressions did."""
+    rng = np.random.default_rng(seed)
+    X = np.concatenate([rng.normal(c, 0.4, (60, 2)) for c in ((0, 0), (3, 0), (0, 4))])
+    D = C.effective_dissimilarity(X) if seed % 2 else np.round(cdist(X, X), 1)
+    ks = [1, 2, 3, 4, 7, 10]
+    got, want = C.agglomerate(D, ks), array_agglomerate(D, ks)
+    for k in ks:
+        np.testing.assert_array_equal(got[k], want[k])

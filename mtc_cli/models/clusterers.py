@@ -10,6 +10,7 @@ once. Every predictor has the signature ``predict(X_train, {k: labels}, X_test) 
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 from scipy.cluster.hierarchy import cophenet, linkage
 from scipy.spatial.distance import cdist, pdist, squareform
@@ -234,51 +235,92 @@ def agglomerate(D: np.ndarray, ks) -> dict[int, np.ndarray]:
 
     The within and cross sums are updated in O(n) per merge (S_{a∪b, c} = S_ac + S_bc)
     and each row keeps its cheapest partner, so the whole hierarchy costs O(n²) memory
-    and about O(n²) time.
+    and about O(n²) time; the merges run compiled (:func:`_merges`).
     """
     D = np.asarray(D, dtype=np.float64)
     n = len(D)
     ks = sorted(set(int(k) for k in ks))
     if not ks or ks[0] < 1 or ks[-1] > n:
         raise ValueError(f"every k must lie in 1..{n}, got {ks}")
+    snapshots = _merges(D.copy(), np.array(ks[::-1]))
+    return dict(zip(ks[::-1], snapshots, strict=True))
+
+
+_merge_cost = numba.njit(cache=True)(merge_cost)
+
+
+@numba.njit(cache=True)
+def _merges(S, ks_down):
+    """The merges of :func:`agglomerate` on S = a copy of D (updated in place) from n
+    singletons down to ``ks_down[-1]`` clusters; returns the labels 0..k−1 (clusters
+    numbered in the order of their lowest-index member's cluster index, as
+    ``np.unique(..., return_inverse=True)`` numbers them) at every k of ``ks_down``
+    (decreasing). Element for element the operations of the array expressions it replaced
+    (merge costs, argmins: the first minimum), so the same merges."""
+    n = len(S)
     size = np.ones(n)
     within = np.zeros(n)
-    S = D.copy()
-    delta = merge_cost(within[:, None], size[:, None], within[None, :], size[None, :], S)
-    np.fill_diagonal(delta, np.inf)
-    best = delta.argmin(axis=1)
-    best_cost = delta[np.arange(n), best]
-    active = np.ones(n, dtype=bool)
+    delta = np.empty((n, n))
+    best = np.empty(n, dtype=np.int64)
+    best_cost = np.empty(n)
+    for i in range(n):
+        for j in range(n):
+            delta[i, j] = np.inf if i == j else _merge_cost(0.0, 1.0, 0.0, 1.0, S[i, j])
+        best[i] = np.argmin(delta[i])
+        best_cost[i] = delta[i, best[i]]
+    active = np.ones(n, dtype=np.bool_)
     assign = np.arange(n)
-    out = {}
-    for m in range(n, ks[0] - 1, -1):
-        if m in ks:
-            out[m] = np.unique(assign, return_inverse=True)[1]
-        if m == ks[0]:
+    out = np.empty((len(ks_down), n), dtype=np.int64)
+    row = np.empty(n)
+    rank = np.empty(n, dtype=np.int64)
+    recorded = 0
+    for m in range(n, ks_down[-1] - 1, -1):
+        if m == ks_down[recorded]:
+            rank[:] = -1
+            for j in range(n):
+                rank[assign[j]] = 0
+            count = 0
+            for c in range(n):
+                if rank[c] == 0:
+                    rank[c] = count
+                    count += 1
+            for j in range(n):
+                out[recorded, j] = rank[assign[j]]
+            recorded += 1
+        if m == ks_down[-1]:
             break
-        a = int(best_cost.argmin())
-        b = int(best[a])
+        a = np.argmin(best_cost)
+        b = best[a]
         within[a] += within[b] + 2.0 * S[a, b]
         size[a] += size[b]
-        S[a] += S[b]
-        S[:, a] = S[a]
+        for j in range(n):
+            S[a, j] += S[b, j]
+        for j in range(n):
+            S[j, a] = S[a, j]
         active[b] = False
-        assign[assign == b] = a
-        delta[b, :] = delta[:, b] = np.inf
+        for j in range(n):
+            if assign[j] == b:
+                assign[j] = a
+            delta[b, j] = np.inf
+            delta[j, b] = np.inf
         best_cost[b] = np.inf
-        row = np.where(active, merge_cost(within[a], size[a], within, size, S[a]), np.inf)
+        for j in range(n):
+            row[j] = _merge_cost(within[a], size[a], within[j], size[j], S[a, j]) \
+                if active[j] else np.inf
         row[a] = np.inf
-        delta[a, :] = delta[:, a] = row
-        best[a] = row.argmin()
+        for j in range(n):
+            delta[a, j] = row[j]
+            delta[j, a] = row[j]
+        best[a] = np.argmin(row)
         best_cost[a] = row[best[a]]
-        stale = np.flatnonzero(active & ((best == a) | (best == b)))
-        stale = stale[stale != a]
-        if len(stale):
-            best[stale] = delta[stale].argmin(axis=1)
-            best_cost[stale] = delta[stale, best[stale]]
-        better = active & (row < best_cost)
-        best[better] = a
-        best_cost[better] = row[better]
+        for i in range(n):
+            if active[i] and i != a and (best[i] == a or best[i] == b):
+                best[i] = np.argmin(delta[i])
+                best_cost[i] = delta[i, best[i]]
+        for i in range(n):
+            if active[i] and row[i] < best_cost[i]:
+                best[i] = a
+                best_cost[i] = row[i]
     return out
 
 
