@@ -3,7 +3,12 @@ on data sets whose groups are not compact blobs (:mod:`mtc_cli.datasets.shapes`:
 moons, spirals, chain links, sheared blobs, groups of different density; with and without
 background noise; in their own dimensions or embedded in 10) beside Milligan & Cooper's
 compact clusters (:mod:`mtc_cli.datasets.milligan_cooper`). Scored as the criteria league:
-the share of data sets where the answer is the known number of groups, and |k̂ − k|.
+the share of data sets where the answer is the known number of groups, and |k̂ − k|; beside
+them, whether the answer's clustering is the true grouping: the adjusted Rand index (Hubert &
+Arabie 1985, scikit-learn's ``adjusted_rand_score``) of the clustering ``mtc select`` reports
+at its answer (:func:`mtc_cli.selection.engine.clustering`) with the true groups, background
+noise points left out — a count can be right with the wrong groups (two halves of each of
+two moons).
 
 One task is one data set × algorithm: that algorithm's whole selection through the engine
 (:func:`mtc_cli.selection.engine.run`, seed ``select_seed``), its vote
@@ -73,18 +78,26 @@ def datasets(p: Params) -> list[dict]:
 
 
 @lru_cache(maxsize=8)
-def _data(design: tuple) -> tuple[np.ndarray, int]:
+def _data(design: tuple) -> tuple[np.ndarray, np.ndarray, int]:
     d = dict(design)
     if d["family"] == "shapes":
-        X, _, true_k = shapes.make(d, d["data_seed"])
-        return X, true_k
-    X, _, true_k = mc.make(d, mc.design_rng(d, d["data_seed"]))
-    return X, true_k
+        return shapes.make(d, d["data_seed"])
+    return mc.make(d, mc.design_rng(d, d["data_seed"]))
 
 
-def data(design: dict) -> tuple[np.ndarray, int]:
-    """(X, true k) of a data set (drawn once per process)."""
+def data(design: dict) -> tuple[np.ndarray, np.ndarray, int]:
+    """(X, true groups (−1: a background noise point), true k) of a data set (drawn once
+    per process)."""
     return _data(tuple(sorted(design.items())))
+
+
+def agreement(truth: np.ndarray, labels: np.ndarray) -> float:
+    """The adjusted Rand index of ``labels`` with the true groups over the objects of a
+    group (background noise points, −1, left out)."""
+    from sklearn.metrics import adjusted_rand_score
+
+    keep = np.asarray(truth) >= 0
+    return float(adjusted_rand_score(np.asarray(truth)[keep], np.asarray(labels)[keep]))
 
 
 class ShapesLeague(Experiment):
@@ -117,7 +130,7 @@ class ShapesLeague(Experiment):
 
     def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
         design = task["design"]
-        X, true_k = data(design)
+        X, truth, true_k = data(design)
         s = make_settings(task["model"], (1, task["k_max"]), None, n=len(X), d=X.shape[1],
                           **{k: task[k] for k in ("splits", "references", "clest_references",
                                                   "clest_splits")})
@@ -132,6 +145,10 @@ class ShapesLeague(Experiment):
                  ("vote", voted)]
         out = [{**base, "criterion": c, "k": k, "score": abs(k - true_k) if np.isfinite(k)
                 else np.nan} for c, k in picks]
+        labels = engine.clustering(X, s, int(voted), task["select_seed"],
+                                   engine.data_digest(X))
+        out.append({**base, "criterion": "ari", "k": int(voted),
+                    "score": agreement(truth, labels)})
         return out + [{**base, "criterion": "s_perm", "k": int(k), "score": float(v)}
                       for k, v in auto.normalised_stability(rows).items()]
 
@@ -142,9 +159,10 @@ class ShapesLeague(Experiment):
             criterion="vote", selected_k_q25=a["k"], selected_k_q75=a["k"], n_reps=1)
 
     def tables(self, rows, summary, p: Params) -> dict:
-        """``answers``: per data set × algorithm (and ``auto``, with its winner) the voted k;
-        ``shapes_league``: per algorithm the share of data sets recovered and the mean
-        |k̂ − k|, over the shapes, Milligan & Cooper's designs and each shape."""
+        """``answers``: per data set × algorithm (and ``auto``, with its winner) the voted k
+        and the adjusted Rand index of its clustering; ``shapes_league``: per algorithm the
+        share of data sets recovered, the mean |k̂ − k| and the mean adjusted Rand index, over
+        the shapes, Milligan & Cooper's designs and each shape."""
         a = answers(rows)
         return {"answers": a, "shapes_league": league(a)}
 
@@ -156,15 +174,20 @@ class ShapesLeague(Experiment):
         table = pd.read_csv(Path(run_dir) / "shapes_league.csv")
         with pd.option_context("display.width", 200, "display.float_format",
                                "{:.2f}".format):
-            return ("Shapes league (share of data sets where the answer is the known k):\n"
+            return ("Shapes league (share of data sets where the answer is the known k, mean "
+                    "|k̂ − k|, mean adjusted Rand index of the answer's clustering):\n"
                     + table.to_string(index=False))
 
 
 def answers(rows: pd.DataFrame) -> pd.DataFrame:
     """Per data set: every algorithm's vote and ``auto``'s answer (the vote of the
-    algorithm of lowest S(k)/S_perm(k), :func:`mtc_cli.selection.auto.decide`)."""
+    algorithm of lowest S(k)/S_perm(k), :func:`mtc_cli.selection.auto.decide`), each with
+    the adjusted Rand index of its clustering (``auto``: its winner's)."""
     keys = ["dataset", "family", "group", "true_k"]
+    ari = rows[rows["criterion"] == "ari"].set_index(["dataset", "model"])["score"]
     votes = rows[rows["criterion"] == "vote"][[*keys, "model", "k"]].assign(winner="")
+    votes["ari"] = [ari.get((d, m), np.nan) for d, m in zip(votes["dataset"], votes["model"],
+                                                            strict=True)]
     extra = []
     for (dataset, family, group, true_k), g in rows.groupby(keys, sort=False):
         curves = {m: s.set_index("k")["score"]
@@ -174,15 +197,17 @@ def answers(rows: pd.DataFrame) -> pd.DataFrame:
         best, k = auto.winner(auto.decide({m: curves.get(m, pd.Series(dtype=float))
                                            for m in voted}, voted))
         extra.append({"dataset": dataset, "family": family, "group": group,
-                      "true_k": true_k, "model": "auto", "k": k, "winner": best or ""})
+                      "true_k": true_k, "model": "auto", "k": k, "winner": best or "",
+                      "ari": ari.get((dataset, best), np.nan)})
     out = pd.concat([votes, pd.DataFrame(extra)], ignore_index=True)
     return out.assign(hit=out["k"] == out["true_k"],
                       abs_error=(out["k"] - out["true_k"]).abs())
 
 
 def league(a: pd.DataFrame) -> pd.DataFrame:
-    """Per algorithm (``auto`` last): data sets, the share recovered and the mean |k̂ − k| over
-    the shapes and over Milligan & Cooper's designs, then the share per shape."""
+    """Per algorithm (``auto`` last): data sets, the share recovered, the mean |k̂ − k| and the
+    mean adjusted Rand index over the shapes and over Milligan & Cooper's designs, then the
+    share per shape."""
     rows = []
     for model, g in a.groupby("model", sort=False):
         row = {"model": model}
@@ -191,6 +216,7 @@ def league(a: pd.DataFrame) -> pd.DataFrame:
             row[f"{fam}_n"] = len(f)
             row[f"{fam}_recovered"] = float(f["hit"].mean()) if len(f) else np.nan
             row[f"{fam}_mean_abs_error"] = float(f["abs_error"].mean()) if len(f) else np.nan
+            row[f"{fam}_mean_ari"] = float(f["ari"].mean()) if len(f) else np.nan
         for group, f in g[g["family"] == "shapes"].groupby("group", sort=False):
             row[group] = float(f["hit"].mean())
         rows.append(row)
