@@ -11,10 +11,7 @@ k = 1..10 recorded. Writes ``results/benchmarks/pathbased.csv``.
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -22,22 +19,13 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_kernels import baseline  # noqa: E402  (the modules of mtc_cli/models at a commit)
+
 ROOT = Path(__file__).resolve().parents[2]
 BASELINE = "b7a41de"
 OUT = ROOT / "results" / "benchmarks" / "pathbased.csv"
 ROUNDS = 3
-
-
-def baseline():
-    source = subprocess.run(["git", "show", f"{BASELINE}:mtc_cli/models/clusterers.py"],
-                            cwd=ROOT, check=True, capture_output=True, text=True).stdout
-    file = Path(tempfile.mkdtemp(prefix="baseline_")) / "clusterers.py"
-    file.write_text(source)
-    spec = importlib.util.spec_from_file_location("baseline_clusterers", file)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[mod.__name__] = mod
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def rings(sizes, rng, noise=0.08):
@@ -50,7 +38,7 @@ def rings(sizes, rng, noise=0.08):
 def main() -> None:
     from mtc_cli.models import clusterers
 
-    old = baseline()
+    old = baseline("clusterers", BASELINE)
     rng = np.random.default_rng(0)
     inputs = {"stability_toy rings, half of 600 (300 points)": rings([50, 100, 150], rng),
               "shapes_league rings, half of 400 (200 points)": rings([67, 67, 66], rng)}

@@ -20,10 +20,7 @@ Writes ``results/benchmarks/short_rows.csv``.
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -32,25 +29,14 @@ import pandas as pd
 from scipy.special import softmax as scipy_softmax
 from threadpoolctl import threadpool_limits
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_kernels import baseline  # noqa: E402  (the modules of mtc_cli/models at a commit)
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 BASELINE = "e15bb8a4566a3ff255882ff82d494fdd31de152f"
 OUT = ROOT / "results" / "benchmarks" / "short_rows.csv"
 ROUNDS = 3
 N_ANNEAL = 3000
-
-
-def baseline(module: str):
-    """``mtc_cli.models.<module>`` as of ``BASELINE``."""
-    source = subprocess.run(["git", "show", f"{BASELINE}:mtc_cli/models/{module}.py"],
-                            cwd=ROOT, check=True, capture_output=True, text=True).stdout
-    file = Path(tempfile.mkdtemp(prefix="baseline_")) / f"{module}.py"
-    file.write_text(source)
-    spec = importlib.util.spec_from_file_location(f"baseline_{module}", file)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[mod.__name__] = mod
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def identical(a, b) -> bool:
@@ -90,7 +76,7 @@ def main() -> None:
     from mtc_cli import short_rows
     from mtc_cli.models import annealing, gibbs
 
-    old_annealing, old_gibbs = baseline("annealing"), baseline("gibbs")
+    old_annealing, old_gibbs = baseline("annealing", BASELINE), baseline("gibbs", BASELINE)
     rows = []
     x = np.random.default_rng(0).normal(size=(10000, 10)) * 30
     short_rows.softmax(x[:2])  # compile (or load the cache) outside the timing
