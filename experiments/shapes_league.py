@@ -145,10 +145,11 @@ class ShapesLeague(Experiment):
                  ("vote", voted)]
         out = [{**base, "criterion": c, "k": k, "score": abs(k - true_k) if np.isfinite(k)
                 else np.nan} for c, k in picks]
-        labels = engine.clustering(X, s, int(voted), task["select_seed"],
-                                   engine.data_digest(X))
-        out.append({**base, "criterion": "ari", "k": int(voted),
-                    "score": agreement(truth, labels)})
+        if np.isfinite(voted):  # no voter, no answer: nothing to compare
+            labels = engine.clustering(X, s, int(voted), task["select_seed"],
+                                       engine.data_digest(X))
+            out.append({**base, "criterion": "ari", "k": int(voted),
+                        "score": agreement(truth, labels)})
         return out + [{**base, "criterion": "s_perm", "k": int(k), "score": float(v)}
                       for k, v in auto.normalised_stability(rows).items()]
 
