@@ -102,9 +102,6 @@ def test_soft_capacity_matches_clusters_and_averages_the_two_directions():
     B = np.repeat(centres, 12, axis=0) + 0.01 * rng.standard_normal((36, 2))
 
     class Centroids:
-        def __init__(self, order):
-            self.order = order
-
         def costs(self, fit, X):
             M = centres[fit.solution]
             return ((X[:, None, :] - M[None]) ** 2).sum(axis=2)
@@ -112,7 +109,7 @@ def test_soft_capacity_matches_clusters_and_averages_the_two_directions():
         def predict(self, fit, X):
             return np.argmin(self.costs(fit, X), axis=1)
 
-    model = Centroids(None)
+    model = Centroids()
     f1 = Fit(3, np.array([0, 1, 2]), np.empty(0))
     f2 = Fit(3, np.array([2, 0, 1]), np.empty(0))          # the same clusters renamed
     got = soft_capacity(A, B, f1, f2, model, alignment(A, B, "euclidean"))
