@@ -4,7 +4,8 @@ costs ε_ik, its natural predictor and its transfer cost as the MTC paper prescr
 - ``gmm`` — Gaussian mixture by EM (scikit-learn); ε_ik = −ln π_k N(x_i | μ_k, Σ_k); the
   predictor is the Bayes rule; the transfer cost is the negative log-likelihood of X²
   under the mixture of X¹ (eqs. 3 and 6 of Frank et al. 2011, Sect. 3);
-- ``kmeans`` — k-means (scikit-learn's ``KMeans``); ε_ik = ‖x_i − μ_k‖²; the predictor is
+- ``kmeans`` — k-means (scikit-learn's ``KMeans``, through
+  :mod:`mtc_cli.models.sklearn_kmeans`); ε_ik = ‖x_i − μ_k‖²; the predictor is
   the nearest centroid; the transfer cost uses the soft mapping of eq. 14 with
   β = 0.75 / R(s¹, X¹, 1) (Sect. 7) — the nearest-neighbour mapping (eq. 11) always
   selects the largest k offered and is not used;
@@ -41,7 +42,7 @@ import scipy.sparse as sp
 from mtc_cli.criteria import kmeans_transfer
 from mtc_cli.criteria.transfer_cost import transfer_cost
 from mtc_cli.mappings import soft
-from mtc_cli.models import clusterers, gmm, kmeans, text
+from mtc_cli.models import clusterers, gmm, kmeans, sklearn_kmeans, text
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,8 @@ class Gmm(_PerK):
 
 @dataclass(frozen=True)
 class Kmeans(_PerK):
-    """k-means (scikit-learn ``KMeans``, k-means++ seeding, best of ``n_init`` runs)."""
+    """k-means (scikit-learn ``KMeans``, k-means++ seeding, best of ``n_init`` runs:
+    :func:`mtc_cli.models.sklearn_kmeans.fit`)."""
 
     n_init: int = 1
     beta_factor: float = 0.75
@@ -119,11 +121,9 @@ class Kmeans(_PerK):
     metric: str = "euclidean"
 
     def fit(self, X, k: int, rng: np.random.Generator) -> Fit:
-        from sklearn.cluster import KMeans
-
-        km = KMeans(n_clusters=k, n_init=self.n_init, random_state=_seed(rng)).fit(X)
-        labels = km.labels_.astype(np.intp)
-        return Fit(k, kmeans.KmeansSolution(km.cluster_centers_.copy(), labels), labels)
+        centroids, labels, _ = sklearn_kmeans.fit(X, k, self.n_init, _seed(rng))
+        labels = labels.astype(np.intp)
+        return Fit(k, kmeans.KmeansSolution(centroids, labels), labels)
 
     def costs(self, fit: Fit, X) -> np.ndarray:
         """ε_ik = ‖x_i − μ_k‖² (:func:`mtc_cli.models.kmeans.squared_distances`)."""
@@ -348,7 +348,6 @@ class Spectral(_Labels):
     def partitions(self, X, ks, rng):
         import warnings
 
-        from sklearn.cluster import KMeans
         from sklearn.manifold import spectral_embedding
         from sklearn.neighbors import kneighbors_graph
 
@@ -363,8 +362,8 @@ class Spectral(_Labels):
             maps = spectral_embedding(0.5 * (graph + graph.T), n_components=max(many),
                                       random_state=_seed(rng), drop_first=False)
         for k in many:
-            km = KMeans(n_clusters=k, n_init=self.n_init, random_state=_seed(rng))
-            out[k] = km.fit(maps[:, :k]).labels_.astype(np.intp)
+            labels = sklearn_kmeans.fit(maps[:, :k], k, self.n_init, _seed(rng))[1]
+            out[k] = labels.astype(np.intp)
         return {k: out[k] for k in ks}
 
 
