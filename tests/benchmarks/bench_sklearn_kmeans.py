@@ -8,8 +8,8 @@ its rounds kept), every centre, label and inertia compared (equal to the last bi
 Inputs: ``mtc select``'s small case (1 000 × 10 ``make_blobs`` points, 5 centres): a random
 half (500 points, k = 1..12, 3 restarts: the random splits and Clest's learning sets) and
 the whole set (k = 1..12, 3 restarts: the fit on all objects); the 10 000 × 20 case of
-``bench_select`` (k = 1..10, 3 restarts); and a spectral embedding's first k columns (2 000 ×
-k, k = 2..10, 10 restarts, ``--model spectral``'s default). Writes
+``bench_select`` (k = 1..10, 3 restarts); and the first k columns of the spectral embedding of
+2 000 points in three 2-D blobs (k = 2..10, 10 restarts, ``--model spectral``'s default). Writes
 ``results/benchmarks/sklearn_kmeans.csv``.
 """
 
@@ -54,8 +54,8 @@ def main() -> None:
     small = make_blobs(1000, 10, centers=5, random_state=0)[0]
     half = small[np.random.default_rng(0).permutation(1000)[:500]]
     medium = make_blobs(10000, 20, centers=5, random_state=0)[0]
-    ring = make_blobs(2000, 2, centers=3, random_state=0)[0]
-    graph = kneighbors_graph(ring, n_neighbors=10, include_self=True)
+    three = make_blobs(2000, 2, centers=3, random_state=0)[0]
+    graph = kneighbors_graph(three, n_neighbors=10, include_self=True)
     maps = spectral_embedding(0.5 * (graph + graph.T), n_components=10, random_state=0,
                               drop_first=False)
     cases = {"small case's half (500 x 10), k = 1..12, 3 restarts": (half, range(1, 13), 3),
