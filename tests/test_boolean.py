@@ -348,3 +348,56 @@ def test_role_mining_bmf_quick_profile(root, tmp_path):
     rows = pd.read_csv(out / "rows.csv")
     assert set(rows["criterion"]) == {"transfer_cost", "training_cost"}
     assert sorted(rows["k"].unique()) == list(range(1, 7))
+
+
+def test_distinct_rows_in_order_of_first_occurrence():
+    X = np.array([[1, 0], [0, 1], [1, 0], [1, 1], [0, 1], [1, 0]], dtype=float)
+    rows, counts, inverse = bm.distinct_rows(X)
+    np.testing.assert_array_equal(rows, [[1, 0], [0, 1], [1, 1]])
+    np.testing.assert_array_equal(counts, [3.0, 2.0, 1.0])
+    np.testing.assert_array_equal(inverse, [0, 1, 0, 2, 1, 0])
+    unique = np.eye(3)
+    rows, counts, inverse = bm.distinct_rows(unique)
+    assert rows is unique and counts.tolist() == [1.0] * 3 and inverse.tolist() == [0, 1, 2]
+
+
+def _every_user(X):
+    """distinct_rows as if no row repeated: the sweeps over every user, one by one."""
+    return X, np.ones(len(X)), np.arange(len(X))
+
+
+@pytest.mark.parametrize("kw", [{}, {"max_assignments": 1, "noise": False}])
+def test_fit_mac_on_distinct_rows_is_the_fit_on_every_user(monkeypatch, kw):
+    """Users with equal rows weighted by their count: the fit over every user up to the
+    rounding of the grouped sums (rtol 1e-9), the same assignments, roles and sweeps."""
+    rng = np.random.default_rng(23)
+    U = np.zeros((3, 24), bool)
+    U[0, :8], U[1, 8:16], U[2, 16:] = True, True, True
+    sets = bm.assignment_sets(3, 2)
+    X = ac.flip_noise(rng, or_product(sets[rng.integers(0, len(sets), size=40)], U), 0.02, 0.02)
+    X = X[rng.integers(0, len(X), size=150)]              # 150 users, at most 40 distinct
+    assert len(bm.distinct_rows(X.astype(float))[0]) < 50
+    grouped = bm.fit_mac(X, 3, np.random.default_rng(24), cooling=0.7, **kw)
+    monkeypatch.setattr(bm, "distinct_rows", _every_user)
+    every = bm.fit_mac(X, 3, np.random.default_rng(24), cooling=0.7, **kw)
+    assert grouped.temperatures == every.temperatures
+    np.testing.assert_array_equal(grouped.assignment, every.assignment)
+    np.testing.assert_array_equal(grouped.U, every.U)
+    for name in ("v", "gamma", "R"):
+        np.testing.assert_allclose(getattr(grouped, name), getattr(every, name), rtol=1e-9,
+                                   atol=1e-12)
+    assert grouped.epsilon == pytest.approx(every.epsilon, rel=1e-9, abs=1e-15)
+    assert grouped.neg_log_likelihood() == pytest.approx(every.neg_log_likelihood(), rel=1e-12)
+
+
+def test_fit_mac_without_repeated_rows_is_the_fit_on_every_user_bit_for_bit(monkeypatch):
+    rng = np.random.default_rng(25)
+    X = rng.random((60, 20)) < np.where(np.arange(20) < 10, 0.7, 0.2)[None, :]
+    assert len(bm.distinct_rows(X.astype(float))[0]) == 60
+    ours = bm.fit_mac(X, 3, np.random.default_rng(26), cooling=0.7)
+    monkeypatch.setattr(bm, "distinct_rows", _every_user)
+    theirs = bm.fit_mac(X, 3, np.random.default_rng(26), cooling=0.7)
+    for name in ("v", "gamma", "assignment", "R"):
+        assert getattr(ours, name).tobytes() == getattr(theirs, name).tobytes()
+    assert (ours.epsilon, ours.r, ours.temperatures) == (theirs.epsilon, theirs.r,
+                                                         theirs.temperatures)

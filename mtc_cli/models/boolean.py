@@ -200,6 +200,20 @@ def _structural_counts(vL, m0, m1, epsilon, r, clip):
     return s0, s1, b, bvL, total
 
 
+def distinct_rows(X: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rows, counts, inverse): the distinct rows of X in the order of their first
+    occurrence, how often each occurs, and for every row of X the index of its distinct row
+    (X == rows[inverse]). Without duplicates: X itself, ones and 0..N−1."""
+    _, first, inverse, counts = np.unique(X, axis=0, return_index=True,
+                                          return_inverse=True, return_counts=True)
+    if len(first) == len(X):
+        return X, np.ones(len(X)), np.arange(len(X))
+    order = np.argsort(first)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return X[first[order]], counts[order].astype(np.float64), rank[inverse.ravel()]
+
+
 def critical_temperature(X: np.ndarray) -> float:
     """λ_max of the correlation matrix of the columns of X (constant columns left out).
 
@@ -239,6 +253,14 @@ def fit_mac(X: np.ndarray, n_sources: int, rng: np.random.Generator, *,
     ``noise=False`` fixes ε = 0; ``max_assignments=1`` gives SAC. ``epsilon0`` is the
     noise fraction the fit starts from; ``fixed_r`` holds the noise bits' P(1) at a given
     value instead of estimating it.
+
+    Users with the same permissions have the same costs R_iL and responsibilities γ_iL at
+    every sweep, so the sweeps run on the :func:`distinct_rows` of X, each weighted by its
+    count c_u: the free energy −T Σ_u c_u log Σ_L exp(−R_uL / T), the expected counts
+    m1 = Σ_u c_u γ_uL x_u and m0 = Σ_u c_u γ_uL − m1 (the sums of eq. 16's EM step over the
+    users, grouped). Identical to the sweeps over all users up to the rounding of the
+    grouped sums (bit for bit when X has no repeated row); the solution's ``gamma``,
+    ``assignment`` and ``R`` have one row per user of X.
     """
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[0] < 1:
@@ -257,8 +279,9 @@ def fit_mac(X: np.ndarray, n_sources: int, rng: np.random.Generator, *,
     epsilon, r = (epsilon0, float(np.clip(X.mean(), CLIP, 1 - CLIP))) if noise else (0.0, 0.5)
     if noise and fixed_r is not None:
         r = float(fixed_r)
+    rows, counts, inverse = distinct_rows(X)
     vL = set_parameters(v, sets)  # shared by the costs and the next EM step
-    R = costs(X, v, sets, epsilon, r, vL)
+    R = costs(rows, v, sets, epsilon, r, vL)
     T = max(critical_temperature(X) * 2.0 if t_start is None else float(t_start), 1.0)
     n_temperatures = 0
     while True:
@@ -267,23 +290,24 @@ def fit_mac(X: np.ndarray, n_sources: int, rng: np.random.Generator, *,
         for _ in range(max_iter):
             scaled = -R / T
             lse = logsumexp(scaled, axis=1)
-            new = float(-T * lse.sum())  # free energy of the current parameters
+            new = float(-T * (lse * counts).sum())  # free energy of the current parameters
             if abs(free - new) <= tol * abs(new):
                 break
             free = new
-            gamma = np.exp(scaled - lse[:, None])
-            m1 = gamma.T @ X
+            gamma = np.exp(scaled - lse[:, None]) * counts[:, None]
+            m1 = gamma.T @ rows
             m0 = gamma.sum(axis=0)[:, None] - m1
             v, epsilon, r = em_update(v, sets, m0, m1, epsilon, r, noise, vL)
             if noise and fixed_r is not None:
                 r = float(fixed_r)
             vL = set_parameters(v, sets)
-            R = costs(X, v, sets, epsilon, r, vL)
+            R = costs(rows, v, sets, epsilon, r, vL)
         if T <= 1.0:
             break
         T = max(T * cooling, 1.0)
         v = perturb(v)
         vL = set_parameters(v, sets)
-        R = costs(X, v, sets, epsilon, r, vL)
+        R = costs(rows, v, sets, epsilon, r, vL)
+    R = R[inverse]
     gamma = softmax(-R, axis=1)
     return MacSolution(v, epsilon, r, sets, gamma, np.argmin(R, axis=1), R, n_temperatures)
