@@ -78,6 +78,12 @@ def test_fskmeans_balances_an_unbalanced_start():
 
 
 
+def one_hot(labels, k):
+    W = np.zeros((len(labels), k))
+    W[np.arange(len(labels)), labels] = 1.0
+    return W
+
+
 def fskmeans_reference(X, seeds, max_iter=100, tol=1e-6):
     """FSKMeans in plain Python: the sequential pass over lists (the code the compiled
     pass replaced), first maximum by ``list.index(max(...))``."""
@@ -89,7 +95,7 @@ def fskmeans_reference(X, seeds, max_iter=100, tol=1e-6):
     sizes = np.bincount(labels, minlength=k).astype(float)
     costs = []
     for _ in range(max_iter):
-        M = mt._unit_rows(np.asarray((X.T @ mt._one_hot(labels, k)).T), M)
+        M = mt._unit_rows(np.asarray((X.T @ one_hot(labels, k)).T), M)
         S = np.asarray(X @ M.T)
         rows, lab, size, moved = S.tolist(), labels.tolist(), sizes.tolist(), False
         for i in order:
@@ -133,6 +139,32 @@ def test_weighted_sums_by_term_equal_the_column_wise_product_bit_for_bit():
     assert mt._weighted_sums(mt._by_term(X), W).tobytes() == np.ascontiguousarray(want).tobytes()
     dense = X.toarray()
     np.testing.assert_array_equal(mt._weighted_sums(mt._by_term(dense), W), (dense.T @ W).T)
+
+
+def test_label_sums_equal_the_product_with_the_one_hot_matrix_bit_for_bit():
+    """Sums by label (one addition per non-zero) against SciPy's X.T @ W: unsorted column
+    indices, signed values, empty clusters; the moved documents' ±1 rows likewise."""
+    rng = np.random.default_rng(7)
+    X = sp.random(400, 90, density=0.08, format="csr", random_state=8)
+    X.data -= 0.3
+    for i in range(X.shape[0]):
+        lo, hi = X.indptr[i], X.indptr[i + 1]
+        perm = lo + rng.permutation(hi - lo)
+        X.indices[lo:hi], X.data[lo:hi] = X.indices[perm], X.data[perm]
+    X.has_sorted_indices = False
+    labels = rng.integers(0, 6, size=400)            # cluster 6 of 7 stays empty
+    want, got = np.asarray((X.T @ one_hot(labels, 7)).T), mt._label_sums(X, labels, 7)
+    assert got.tobytes() == want.tobytes() and got.strides == want.strides  # same layout
+    docs = np.sort(rng.choice(400, size=60, replace=False))
+    new, old = rng.integers(0, 7, size=60), rng.integers(0, 7, size=60)
+    old = np.where(old == new, (new + 1) % 7, old)
+    W = one_hot(new, 7)
+    W[np.arange(60), old] -= 1.0
+    want, got = np.asarray((X[docs].T @ W).T), mt._label_sums(X, new, 7, old=old, docs=docs)
+    assert got.tobytes() == want.tobytes() and got.strides == want.strides
+    dense = X.toarray()
+    np.testing.assert_array_equal(mt._label_sums(dense, labels, 7),
+                                  (dense.T @ one_hot(labels, 7)).T)
 
 
 def test_frequency_sensitive_pass_ties_go_to_the_first_cluster():

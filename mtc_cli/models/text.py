@@ -45,12 +45,6 @@ class TextClustering:
 
 # --- shared pieces ------------------------------------------------------------------------
 
-def _one_hot(labels: np.ndarray, k: int) -> np.ndarray:
-    W = np.zeros((len(labels), k))
-    W[np.arange(len(labels)), labels] = 1.0
-    return W
-
-
 def _by_term(X):
     """X.T with one row per term: CSR for sparse X, so that :func:`_weighted_sums` runs
     SciPy's row-wise product. Each term still sums the documents in their order, as the
@@ -62,6 +56,46 @@ def _weighted_sums(Xt, W: np.ndarray) -> np.ndarray:
     """Σ_i W_ih x_i for every h: the (k, d) matrix (Xt @ W).T, with Xt = X.T — made once per
     fit by :func:`_by_term` where it serves every iteration."""
     return np.asarray((Xt @ W).T)
+
+
+def _label_sums(X, labels: np.ndarray, k: int, old: np.ndarray | None = None,
+                docs: np.ndarray | None = None) -> np.ndarray:
+    """Σ_{i: labels_i = h} x_i for every h: the (k, d) matrix (X.T @ W).T for the one-hot W
+    of ``labels``. With ``docs``, only those rows of X, each added to cluster ``labels[r]``
+    and subtracted from cluster ``old[r]``: W has +1 and −1 in row r.
+
+    For sparse X one addition per non-zero (:func:`_add_by_label`) instead of k
+    multiply-adds: each sum receives the same terms in the same order (document by
+    document) as in SciPy's product, whose other terms are x · 0 = +0, so the sums are the
+    same bit for bit. Dense X: that product."""
+    if not sp.issparse(X):
+        W = np.zeros((len(labels), k))
+        W[np.arange(len(labels)), labels] += 1.0
+        if old is not None:
+            W[np.arange(len(labels)), old] -= 1.0
+        X = np.asarray(X)
+        return _weighted_sums((X if docs is None else X[docs]).T, W)
+    if docs is None:
+        docs = np.arange(X.shape[0])
+    X = X.tocsr()
+    out = np.zeros((X.shape[1], k))
+    _add_by_label(X.indptr, X.indices, X.data, np.asarray(docs, dtype=np.intp),
+                  np.asarray(labels, dtype=np.intp),
+                  np.full(len(docs), -1, np.intp) if old is None
+                  else np.asarray(old, dtype=np.intp), out)
+    return out.T   # the product's memory layout, so that reductions over it are too
+
+
+@numba.njit(cache=True)
+def _add_by_label(indptr, indices, data, docs, plus, minus, out):
+    """out[t, plus[r]] += x_it and, where minus[r] ≥ 0, out[t, minus[r]] −= x_it for every
+    non-zero x_it of document i = docs[r], the documents in their order."""
+    for r in range(len(docs)):
+        i, h, g = docs[r], plus[r], minus[r]
+        for j in range(indptr[i], indptr[i + 1]):
+            out[indices[j], h] += data[j]
+            if g >= 0:
+                out[indices[j], g] -= data[j]
 
 
 def _unit_rows(M: np.ndarray, fallback: np.ndarray) -> np.ndarray:
@@ -106,26 +140,17 @@ def spkmeans(X, seeds, *, max_iter: int = 100, tol: float = 1e-6) -> TextCluster
         new = np.argmax(S, axis=1)
         costs.append(float(np.sum(1.0 - S[np.arange(n), new])))
         if labels is None:
-            sums = _weighted_sums(X.T, _one_hot(new, k))
+            sums = _label_sums(X, new, k)
         else:
             moved = np.flatnonzero(new != labels)
             if not len(moved):
                 break
-            sums += _moved_sums(X, moved, labels[moved], new[moved], k)
+            sums += _label_sums(X, new[moved], k, old=labels[moved], docs=moved)
         labels = new
         M = _unit_rows(sums, M)
         if _converged(costs, tol, n):
             break
     return TextClustering(labels, np.asarray(costs, dtype=float))
-
-
-def _moved_sums(X, moved: np.ndarray, old: np.ndarray, new: np.ndarray, k: int) -> np.ndarray:
-    """Change of the per-cluster sums Σ_{i∈h} x_i when documents ``moved`` go from
-    clusters ``old`` to ``new``: only their rows are touched."""
-    W = np.zeros((len(moved), k))
-    W[np.arange(len(moved)), new] += 1.0
-    W[np.arange(len(moved)), old] -= 1.0
-    return _weighted_sums(X[moved].T, W)
 
 
 def fskmeans(X, seeds, *, max_iter: int = 100, tol: float = 1e-6) -> TextClustering:
@@ -144,10 +169,9 @@ def fskmeans(X, seeds, *, max_iter: int = 100, tol: float = 1e-6) -> TextCluster
     M = _unit_rows(_dense_rows(X, seeds), 0.0)
     labels = np.argmax(np.asarray(X @ M.T), axis=1)
     sizes = np.bincount(labels, minlength=k).astype(float)
-    Xt = _by_term(X)
     costs = []
     for _ in range(max_iter):
-        M = _unit_rows(_weighted_sums(Xt, _one_hot(labels, k)), M)
+        M = _unit_rows(_label_sums(X, labels, k), M)
         S = np.asarray(X @ M.T)
         moved = _frequency_sensitive_pass(S, order, labels, sizes)
         costs.append(float(np.sum(1.0 - S[np.arange(n), labels])))
@@ -236,11 +260,9 @@ def vmf_kappa(rbar, d: int) -> np.ndarray:
     return (r * d - r**3) / (1.0 - r * r)
 
 
-def _vmf_m_step(Xt, W: np.ndarray, mu_prev: np.ndarray, d: int):
-    """M-step of moVMF EM: α_h = mean weight, μ_h = r_h/‖r_h‖, κ_h from r̄_h = ‖r_h‖/Σw.
-    ``Xt``: the documents by term (:func:`_by_term`)."""
-    mass = W.sum(axis=0)
-    R = _weighted_sums(Xt, W)
+def _vmf_m_step(R: np.ndarray, mass: np.ndarray, mu_prev: np.ndarray, d: int):
+    """M-step of moVMF EM from the weighted sums r_h = Σ_i w_ih x_i (``R``) and the weights
+    Σ_i w_ih (``mass``): α_h = mean weight, μ_h = r_h/‖r_h‖, κ_h from r̄_h = ‖r_h‖/Σw."""
     norms = np.linalg.norm(R, axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         log_alpha = np.log(mass / mass.sum())
@@ -254,12 +276,17 @@ def _movmf(X, seeds, *, soft: bool, max_iter: int, tol: float) -> TextClustering
     n, d = X.shape
     k = len(seeds)
     mu = _unit_rows(_dense_rows(X, seeds), 0.0)
-    W = _one_hot(np.argmax(np.asarray(X @ mu.T), axis=1), k)   # first hard assignment
+    hard = np.argmax(np.asarray(X @ mu.T), axis=1)   # first hard assignment
+    W = None
     costs = []
     labels = None
-    Xt = _by_term(X)
+    Xt = _by_term(X) if soft else None
     for _ in range(max_iter):
-        log_alpha, mu, kappa = _vmf_m_step(Xt, W, mu, d)
+        if W is None:   # hard assignments: the sums by label, the weights their counts
+            R, mass = _label_sums(X, hard, k), np.bincount(hard, minlength=k).astype(float)
+        else:
+            R, mass = _weighted_sums(Xt, W), W.sum(axis=0)
+        log_alpha, mu, kappa = _vmf_m_step(R, mass, mu, d)
         L = np.asarray(X @ mu.T) * kappa + (log_alpha + vmf_log_normalizer(d, kappa))
         new = np.argmax(L, axis=1)
         if soft:
@@ -270,7 +297,7 @@ def _movmf(X, seeds, *, soft: bool, max_iter: int, tol: float) -> TextClustering
             costs.append(-float(L[np.arange(n), new].sum()))
             if labels is not None and np.array_equal(new, labels):
                 break
-            W = _one_hot(new, k)
+            hard = new
         labels = new
         if _converged(costs, tol, n):
             break
@@ -323,7 +350,6 @@ def klkmeans(P, seeds, *, smoothing: float = 0.1, max_iter: int = 100,
         raise ValueError("every word must occur in some document (empty column in P)")
     neg_entropy = _smoothed_neg_entropy(P, b, lam)
     Q = (1.0 - lam) * _dense_rows(P, seeds) + lam * b
-    Pt = _by_term(P)
     labels, costs = None, []
     for _ in range(max_iter):
         logQ = np.log(Q)
@@ -334,7 +360,7 @@ def klkmeans(P, seeds, *, smoothing: float = 0.1, max_iter: int = 100,
             break
         labels = new
         sizes = np.bincount(labels, minlength=k)
-        means = _weighted_sums(Pt, _one_hot(labels, k)) / np.maximum(sizes, 1)[:, None]
+        means = _label_sums(P, labels, k) / np.maximum(sizes, 1)[:, None]
         Q = np.where(sizes[:, None] > 0, (1.0 - lam) * means + lam * b, Q)
         if _converged(costs, tol, n):
             break
