@@ -88,6 +88,21 @@ def compare(kernel, size, calls, check) -> dict:
             "new_cpu_s": t_new, "speedup": t_old / t_new, "identical": bool(same)}
 
 
+def write_table(rows: list[dict], name: str, ok: str = "identical",
+                failure: str = "a result differs from the baseline's") -> None:
+    """Write ``rows`` to ``results/benchmarks/<name>.csv``, print them, and exit non-zero
+    unless column ``ok`` holds for every row that has it."""
+    df = pd.DataFrame(rows)
+    out = ROOT / "results" / "benchmarks" / f"{name}.csv"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    df.to_csv(out, index=False, float_format="%.4g")
+    with pd.option_context("display.width", 200, "display.float_format", "{:.3g}".format):
+        print(df.to_string(index=False))
+    print(f"wrote {out.relative_to(ROOT)}")
+    if not df[ok].dropna().all():
+        sys.exit(failure)
+
+
 def bench_fskmeans() -> dict:
     from mtc_cli.models import text
     old = baseline("text")
@@ -201,15 +216,7 @@ def main() -> None:
     with threadpool_limits(limits=1):
         rows = [bench_fskmeans(), bench_anneal(), *bench_fit_mac()]
     rows += bench_overhead()
-    df = pd.DataFrame(rows)
-    out = ROOT / "results" / "benchmarks" / "kernels.csv"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    df.to_csv(out, index=False, float_format="%.4g")
-    with pd.option_context("display.width", 160, "display.float_format", "{:.3g}".format):
-        print(df.to_string(index=False))
-    print(f"wrote {out.relative_to(ROOT)}")
-    if not df["identical"].dropna().all():
-        sys.exit("a kernel's result differs from the baseline's")
+    write_table(rows, "kernels", failure="a kernel's result differs from the baseline's")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[2]
 BASELINE = "cf0bab3d1e6f823074251d60e14d3718d005ba55"
@@ -29,7 +28,7 @@ ALGORITHMS = {"spkmeans": "l2_tfidf", "fskmeans": "l2_tfidf", "hard_movmf": "l2_
 
 def main() -> None:
     sys.path.insert(0, str(Path(__file__).parent))
-    from bench_kernels import baseline, compare, identical
+    from bench_kernels import baseline, compare, identical, write_table
     from threadpoolctl import threadpool_limits
 
     from mtc_cli.config import load_config
@@ -61,14 +60,7 @@ def main() -> None:
                      for s in seed_sets]
             rows.append(compare(name, f"{X.shape[0]}x{X.shape[1]}, k=20", calls, same))
             print(rows[-1], flush=True)
-    df = pd.DataFrame(rows)
-    out = ROOT / "results" / "benchmarks" / "label_sums.csv"
-    df.to_csv(out, index=False, float_format="%.4g")
-    with pd.option_context("display.width", 160, "display.float_format", "{:.3g}".format):
-        print(df.to_string(index=False))
-    print(f"wrote {out.relative_to(ROOT)}")
-    if not df["identical"].all():
-        sys.exit("a result differs from the baseline's")
+    write_table(rows, "label_sums")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[2]
 BASELINE = "3c31005e192fc57a883600e42fb9e7058f254655"
@@ -29,7 +28,7 @@ FITS = (("synthetic", 10), ("skewed", 20), ("hc", 10), ("hc", 20), ("fire1", 20)
 
 def main() -> None:
     sys.path.insert(0, str(Path(__file__).parent))
-    from bench_kernels import baseline, identical, timed
+    from bench_kernels import baseline, identical, timed, write_table
     from threadpoolctl import threadpool_limits
 
     from mtc_cli.config import load_config
@@ -67,14 +66,8 @@ def main() -> None:
                     np.array_equal(new.assignment, ref.assignment)
                     and np.array_equal(new.U, ref.U) and new.temperatures == ref.temperatures)})
             print(rows[-1], flush=True)
-    df = pd.DataFrame(rows)
-    out = ROOT / "results" / "benchmarks" / "mac_rows.csv"
-    df.to_csv(out, index=False, float_format="%.4g")
-    with pd.option_context("display.width", 200, "display.float_format", "{:.3g}".format):
-        print(df.to_string(index=False))
-    print(f"wrote {out.relative_to(ROOT)}")
-    if not df["same_assignment_roles_sweeps"].all():
-        sys.exit("an assignment, a role or the number of temperatures moved")
+    write_table(rows, "mac_rows", ok="same_assignment_roles_sweeps",
+                failure="an assignment, a role or the number of temperatures moved")
 
 
 if __name__ == "__main__":
