@@ -37,23 +37,14 @@ BASELINE = "255122196fdcdf63a0ae0614cc3e1815567397be"
 def measure(group: str) -> list[dict]:
     """Old and new code of ``group`` (``mac`` or ``text``), in this process as it is."""
     sys.path.insert(0, str(Path(__file__).parent))
-    from bench_kernels import baseline, compare, identical
+    from bench_kernels import baseline, compare, experiment_task, identical, training_users
     from threadpoolctl import threadpool_limits
 
-    from mtc_cli.config import load_config
-    from mtc_cli.registry import get_experiment
-
-    name = {"mac": "role_mining_bmf", "text": "pac_mdl_text"}[group]
-    exp = get_experiment(name)
-    cfg = load_config(ROOT / f"configs/{name}.yaml", resolve_experiment=get_experiment)
-    emod = sys.modules[type(exp).__module__]
     if group == "mac":
         from mtc_cli.models import boolean
         old = baseline("boolean", BASELINE)
-        task = next(t for t in exp.tasks(cfg.params) if t["dataset"] == "fire1")
-        X, _ = emod.matrices(task["source"])
-        held_out = emod.fold_users(len(X), task["folds"], 0, task["fold_seed"])
-        X1 = np.delete(np.asarray(X, dtype=np.float64), held_out, axis=0)
+        emod, task = experiment_task("role_mining_bmf", dataset="fire1")
+        X1 = training_users(emod, task)
         for module in (old, boolean):                # compile outside the timing
             module.fit_mac(X1[:20, :20], 2, np.random.default_rng(0), **task["fit"])
 
@@ -68,8 +59,7 @@ def measure(group: str) -> list[dict]:
     else:
         from mtc_cli.models import text
         old = baseline("text", BASELINE)
-        task = next(t for t in exp.tasks(cfg.params)
-                    if t["dataset"] == "cmu-newsgroup-clean-1000")
+        emod, task = experiment_task("pac_mdl_text", dataset="cmu-newsgroup-clean-1000")
         D = emod.corpus(task).representation("l2_tfidf")
         seeds = np.random.default_rng(0).choice(D.shape[0], size=20, replace=False)
         for module in (old, text):

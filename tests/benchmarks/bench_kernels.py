@@ -88,6 +88,22 @@ def compare(kernel, size, calls, check) -> dict:
             "new_cpu_s": t_new, "speedup": t_old / t_new, "identical": bool(same)}
 
 
+def experiment_task(name: str, **match):
+    """(module, task) of config ``configs/<name>.yaml``: the experiment's module (its data
+    loaders) and its first task whose keys have the values ``match``."""
+    exp = get_experiment(name)
+    cfg = load_config(ROOT / f"configs/{name}.yaml", resolve_experiment=get_experiment)
+    task = next(t for t in exp.tasks(cfg.params) if all(t[k] == v for k, v in match.items()))
+    return sys.modules[type(exp).__module__], task
+
+
+def training_users(emod, task) -> np.ndarray:
+    """The users of role_mining_bmf's ``task`` outside its fold 0, as float64."""
+    X, _ = emod.matrices(task["source"])
+    held_out = emod.fold_users(len(X), task["folds"], 0, task["fold_seed"])
+    return np.delete(np.asarray(X, dtype=np.float64), held_out, axis=0)
+
+
 def write_table(rows: list[dict], name: str, ok: str = "identical",
                 failure: str = "a result differs from the baseline's") -> None:
     """Write ``rows`` to ``results/benchmarks/<name>.csv``, print them, and exit non-zero
@@ -106,10 +122,8 @@ def write_table(rows: list[dict], name: str, ok: str = "identical",
 def bench_fskmeans() -> dict:
     from mtc_cli.models import text
     old = baseline("text")
-    exp = get_experiment("pac_mdl_text")
-    cfg = load_config(ROOT / "configs/pac_mdl_text.yaml", resolve_experiment=get_experiment)
-    task = next(t for t in exp.tasks(cfg.params) if t["dataset"] == "cmu-newsgroup-clean-1000")
-    X = sys.modules[type(exp).__module__].corpus(task).representation("l2_tfidf")
+    emod, task = experiment_task("pac_mdl_text", dataset="cmu-newsgroup-clean-1000")
+    X = emod.corpus(task).representation("l2_tfidf")
     rng = np.random.default_rng(0)
     text.fskmeans(X[:200], np.arange(3))  # compile (or load) outside the timing
     seeds = [rng.choice(X.shape[0], size=10, replace=False) for _ in range(FSK_FITS)]
@@ -147,13 +161,7 @@ def bench_fit_mac() -> list[dict]:
     from mtc_cli.datasets import boolean_sources
     from mtc_cli.models import boolean
     old = baseline("boolean")
-    exp = get_experiment("role_mining_bmf")
-    cfg = load_config(ROOT / "configs/role_mining_bmf.yaml", resolve_experiment=get_experiment)
-    emod = sys.modules[type(exp).__module__]
-    task = next(t for t in exp.tasks(cfg.params) if t["dataset"] == "synthetic")
-    Xs, _ = emod.matrices(task["source"])
-    held_out = emod.fold_users(len(Xs), task["folds"], 0, task["fold_seed"])
-    X1 = np.delete(np.asarray(Xs, dtype=np.float64), held_out, axis=0)
+    X1 = training_users(*experiment_task("role_mining_bmf", dataset="synthetic"))
     rng = np.random.default_rng(1)
     U = boolean_sources.two_sources(rng, 150, 40, 0.5)
     profiles = boolean_sources.set_profiles(U, boolean.assignment_sets(2, 2))

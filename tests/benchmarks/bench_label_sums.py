@@ -19,7 +19,6 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
 BASELINE = "cf0bab3d1e6f823074251d60e14d3718d005ba55"
 #: function → the representation it reads
 ALGORITHMS = {"spkmeans": "l2_tfidf", "fskmeans": "l2_tfidf", "hard_movmf": "l2_tfidf",
@@ -28,18 +27,13 @@ ALGORITHMS = {"spkmeans": "l2_tfidf", "fskmeans": "l2_tfidf", "hard_movmf": "l2_
 
 def main() -> None:
     sys.path.insert(0, str(Path(__file__).parent))
-    from bench_kernels import baseline, compare, identical, write_table
+    from bench_kernels import baseline, compare, experiment_task, identical, write_table
     from threadpoolctl import threadpool_limits
 
-    from mtc_cli.config import load_config
     from mtc_cli.models import text
-    from mtc_cli.registry import get_experiment
 
     old = baseline("text", BASELINE)
-    exp = get_experiment("pac_mdl_text")
-    cfg = load_config(ROOT / "configs/pac_mdl_text.yaml", resolve_experiment=get_experiment)
-    emod = sys.modules[type(exp).__module__]
-    task = next(t for t in exp.tasks(cfg.params) if t["dataset"] == "cmu-newsgroup-clean-1000")
+    emod, task = experiment_task("pac_mdl_text", dataset="cmu-newsgroup-clean-1000")
     corpus = emod.corpus(task)
     data = {"l2_tfidf": corpus.representation("l2_tfidf"),
             "l1_tf": corpus.representation("l1_tf")}

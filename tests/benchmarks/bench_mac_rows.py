@@ -20,7 +20,6 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
 BASELINE = "3c31005e192fc57a883600e42fb9e7058f254655"
 FITS = (("synthetic", 10), ("skewed", 20), ("hc", 10), ("hc", 20), ("fire1", 20),
         ("fire1", 40))
@@ -28,27 +27,26 @@ FITS = (("synthetic", 10), ("skewed", 20), ("hc", 10), ("hc", 20), ("fire1", 20)
 
 def main() -> None:
     sys.path.insert(0, str(Path(__file__).parent))
-    from bench_kernels import baseline, identical, timed, write_table
+    from bench_kernels import (
+        baseline,
+        experiment_task,
+        identical,
+        timed,
+        training_users,
+        write_table,
+    )
     from threadpoolctl import threadpool_limits
 
-    from mtc_cli.config import load_config
     from mtc_cli.models import boolean
-    from mtc_cli.registry import get_experiment
 
     old = baseline("boolean", BASELINE)
-    exp = get_experiment("role_mining_bmf")
-    cfg = load_config(ROOT / "configs/role_mining_bmf.yaml", resolve_experiment=get_experiment)
-    emod = sys.modules[type(exp).__module__]
-    tasks = exp.tasks(cfg.params)
     rows = []
     with threadpool_limits(limits=1):
         for module in (old, boolean):                # compile outside the timing
             module.fit_mac(np.eye(4)[[0, 1, 1, 2]], 2, np.random.default_rng(0))
         for name, k in FITS:
-            task = next(t for t in tasks if t["dataset"] == name and t["k"] == k)
-            X, _ = emod.matrices(task["source"])
-            held_out = emod.fold_users(len(X), task["folds"], 0, task["fold_seed"])
-            X1 = np.delete(np.asarray(X, dtype=np.float64), held_out, axis=0)
+            emod, task = experiment_task("role_mining_bmf", dataset=name, k=k)
+            X1 = training_users(emod, task)
             new, t_new = timed(lambda X1=X1, task=task, k=k: boolean.fit_mac(
                 X1, k, np.random.default_rng(7), **task["fit"]))
             ref, t_old = timed(lambda X1=X1, task=task, k=k: old.fit_mac(
