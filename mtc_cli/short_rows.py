@@ -17,7 +17,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["row_max", "row_sum", "softmax"]
+__all__ = ["row_max", "row_sum", "shifted_by_max", "softmax"]
 
 #: numpy's PW_BLOCKSIZE: above it pairwise summation splits the terms in two
 _BLOCK = 128
@@ -77,6 +77,28 @@ def _row_max(a, out):
         out[i] = m
 
 
+@numba.njit(cache=True)
+def _shifted_by_max(a, shifted, top, count):
+    n, k = a.shape
+    for i in range(n):
+        m = a[i, 0]
+        for j in range(1, k):
+            v = a[i, j]
+            if v > m or np.isnan(v):
+                m = v
+            if np.isnan(m):
+                break
+        c = 0.0
+        for j in range(k):
+            v = a[i, j]
+            if v == m:
+                c += 1.0
+                v = -np.inf
+            shifted[i, j] = v - m
+        top[i] = m
+        count[i] = c
+
+
 def _rows(a) -> np.ndarray:
     a = np.asarray(a)
     if a.dtype != np.float64 or a.ndim != 2 or not a.flags.c_contiguous or a.shape[1] == 0:
@@ -99,6 +121,17 @@ def row_max(a: np.ndarray) -> np.ndarray:
     out = np.empty(a.shape[0])
     _row_max(a, out)
     return out
+
+
+def shifted_by_max(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For every row: its maximum m_i (``row_max``), the number c_i of entries equal to it
+    (a float), and a_ij − m_i with −∞ in place of the maxima — ``np.where(a == m, −inf, a)
+    − m`` of numpy, the same bits (one subtraction each). The log-sum-exp's first pass."""
+    a = _rows(a)
+    n = a.shape[0]
+    shifted, top, count = np.empty_like(a), np.empty(n), np.empty(n)
+    _shifted_by_max(a, shifted, top, count)
+    return shifted, top, count
 
 
 def softmax(x: np.ndarray) -> np.ndarray:

@@ -109,3 +109,36 @@ def test_batched_m_step_refuses_a_collapsed_component():
     X = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]])  # on a line: singular covariance
     with pytest.raises(ValueError, match="ill-defined empirical covariance"):
         full_m_step(X, np.ones((3, 1)), 0.0)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_batched_em_starts_from_sklearns_kmeans_labels(seed):
+    """The k-means initialisation through mtc_cli.models.sklearn_kmeans: the responsibilities
+    of every restart (the shared RandomState advanced alike) equal GaussianMixture's, whose
+    KMeans runs in one thread as every task does."""
+    from threadpoolctl import threadpool_limits
+
+    from mtc_cli.models.gmm_em import BatchedGaussianMixture
+
+    starts = {"ours": [], "ref": []}
+
+    class Ours(BatchedGaussianMixture):
+        def _initialize(self, X, resp, *args, **kwargs):
+            starts["ours"].append(resp.copy())
+            return super()._initialize(X, resp, *args, **kwargs)
+
+    class Ref(GaussianMixture):
+        def _initialize(self, X, resp, *args, **kwargs):
+            starts["ref"].append(resp.copy())
+            return super()._initialize(X, resp, *args, **kwargs)
+
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(700, 3)) + rng.integers(4, size=(700, 1)) * 2.5
+    with threadpool_limits(limits=1):
+        ours = Ours(4 + seed, n_init=3, random_state=seed, max_iter=20).fit(X)
+        ref = Ref(4 + seed, n_init=3, random_state=seed, max_iter=20).fit(X)
+    assert len(starts["ours"]) == len(starts["ref"]) == 3
+    for a, b in zip(starts["ours"], starts["ref"], strict=True):
+        assert a.tobytes() == b.tobytes()
+    assert len({a.tobytes() for a in starts["ours"]}) == 3      # the restarts differ
+    np.testing.assert_allclose(ours.means_, ref.means_, rtol=1e-10, atol=1e-10)

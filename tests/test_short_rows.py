@@ -65,6 +65,21 @@ def test_row_max_carries_nan_and_infinities():
     np.testing.assert_array_equal(short_rows.row_max(a), np.max(a, axis=1))
 
 
+@pytest.mark.parametrize("width", WIDTHS)
+def test_shifted_by_max_is_numpys_masked_difference(width):
+    a = rows(width, 200 + width)
+    a[1] = a[1, 0]                                # a row of ties
+    a[2, 0], a[3, -1], a[4] = np.nan, np.inf, -np.inf
+    shifted, top, count = short_rows.shifted_by_max(a)
+    m = np.max(a, axis=1, keepdims=True)
+    with np.errstate(invalid="ignore"):
+        want = np.where(a == m, -np.inf, a) - m
+    assert shifted.tobytes() == want.tobytes()
+    assert top.tobytes() == m.ravel().tobytes()
+    np.testing.assert_array_equal(count, np.sum(a == m, axis=1))
+    assert count[1] == width and count[4] == width and count[2] == 0
+
+
 @pytest.mark.parametrize("width", [2, 5, 10, 40, 300])
 def test_softmax_is_scipys_bit_for_bit(width):
     rng = np.random.default_rng(width)

@@ -13,6 +13,7 @@ import numpy as np
 from sklearn.mixture import GaussianMixture
 
 from mtc_cli.logsumexp import logsumexp
+from mtc_cli.models import sklearn_kmeans
 from mtc_cli.models.gmm import full_log_densities, full_m_step
 
 
@@ -21,6 +22,18 @@ class BatchedGaussianMixture(GaussianMixture):
     initial responsibilities, unless initial parameters are given) are :func:`full_m_step`,
     :func:`full_log_densities` and the log-sum-exp of the E-step; the other covariance
     types are scikit-learn's own."""
+
+    def _initialize_parameters(self, X, random_state, *args, **kwargs):
+        """scikit-learn's k-means initialisation — the labels of ``KMeans(n_components,
+        n_init=1, random_state=random_state)`` as responsibilities — with its ``KMeans`` fit
+        through :mod:`mtc_cli.models.sklearn_kmeans` (the same labels, one thread); other
+        initialisations and float32 data are scikit-learn's own."""
+        if self.init_params != "kmeans" or X.dtype != np.float64:
+            return super()._initialize_parameters(X, random_state, *args, **kwargs)
+        labels = sklearn_kmeans.fit(X, self.n_components, 1, random_state)[1]
+        resp = np.zeros((X.shape[0], self.n_components), dtype=X.dtype)
+        resp[np.arange(X.shape[0]), labels] = 1
+        self._initialize(X, resp)
 
     def _initialize(self, X, resp, *args, **kwargs):
         own = (self.weights_init, self.means_init, self.precisions_init)

@@ -23,16 +23,18 @@ from sklearn.exceptions import ConvergenceWarning
 MAX_ITER, TOL = 300, 1e-4
 
 
-def fit(X, k: int, n_init: int, seed: int) -> tuple[np.ndarray, np.ndarray, float]:
+def fit(X, k: int, n_init: int, seed) -> tuple[np.ndarray, np.ndarray, float]:
     """``KMeans(n_clusters=k, n_init=n_init, random_state=seed).fit(X)`` in one thread:
     returns its ``cluster_centers_`` (k, d), ``labels_`` (int32) and ``inertia_``, with its
-    warning when fewer than k clusters are found."""
+    warning when fewer than k clusters are found. ``seed``: an int, or a ``RandomState``
+    that the draws advance (as ``KMeans`` does with one)."""
     X = np.array(X, dtype=np.float64, order="C", copy=True)
     n = len(X)
     if not 1 <= k <= n:
         raise ValueError(f"n_samples={n} should be >= n_clusters={k}.")
     tol = np.mean(np.var(X, axis=0)) * TOL
-    random_state = np.random.RandomState(seed)
+    random_state = (seed if isinstance(seed, np.random.RandomState)
+                    else np.random.RandomState(seed))
     weight = np.ones(n, dtype=np.float64)
     X_mean = X.mean(axis=0)
     X -= X_mean
