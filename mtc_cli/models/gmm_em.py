@@ -2,10 +2,11 @@
 E-step, convergence test and lower bound) with the two steps that loop over the components
 in Python for full covariances — the M-step's covariances and Cholesky factors, and the
 log-densities — computed for blocks of components at once
-(:func:`mtc_cli.models.gmm.full_m_step`, :func:`mtc_cli.models.gmm.full_log_densities`). The
-same formulas, so the same fit up to rounding (``tests/test_gmm.py`` compares it with
-``GaussianMixture``); on the small sets of ``mtc select`` (hundreds of objects, EM runs of a
-few ms) the loops were most of the time."""
+(:func:`mtc_cli.models.gmm.full_m_step`, :func:`mtc_cli.models.gmm.full_log_densities`), and
+the k-means initialisation's ``KMeans`` fit through :mod:`mtc_cli.models.sklearn_kmeans`
+(the same labels). The same formulas, so the same fit up to rounding (``tests/test_gmm.py``
+compares it with ``GaussianMixture``); on the small sets of ``mtc select`` (hundreds of
+objects, EM runs of a few ms) the loops were most of the time."""
 
 from __future__ import annotations
 
