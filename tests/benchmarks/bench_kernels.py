@@ -47,9 +47,10 @@ FSK_FITS = 2
 CC_SWEEPS = 40
 
 
-def baseline(module: str, commit: str = BASELINE):
-    """The module ``mtc_cli.models.<module>`` as of ``commit``."""
-    path = f"mtc_cli/models/{module}.py"
+def baseline(module: str, commit: str = BASELINE, package: str = "mtc_cli/models"):
+    """The module ``<package>/<module>.py`` (by default ``mtc_cli.models.<module>``) as of
+    ``commit``."""
+    path = f"{package}/{module}.py"
     source = subprocess.run(["git", "show", f"{commit}:{path}"], cwd=ROOT, check=True,
                             capture_output=True, text=True).stdout
     # a real file, so that numba can cache the old module's kernels next to it

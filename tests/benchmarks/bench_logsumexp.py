@@ -23,28 +23,12 @@ Writes ``results/benchmarks/logsumexp.csv``.
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
 BASELINE = "5404cf8ec7bc532597f077791ccdccc0cd933258"
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def old_logsumexp():
-    """``mtc_cli/logsumexp.py`` as of ``BASELINE``."""
-    source = subprocess.run(["git", "show", f"{BASELINE}:mtc_cli/logsumexp.py"], cwd=ROOT,
-                            check=True, capture_output=True, text=True).stdout
-    file = Path(tempfile.mkdtemp(prefix="baseline_lse_")) / "logsumexp.py"
-    file.write_text(source)
-    spec = importlib.util.spec_from_file_location("baseline_logsumexp", file)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.logsumexp
 
 
 def main() -> None:
@@ -63,7 +47,8 @@ def main() -> None:
     from mtc_cli.criteria import approximation_capacity
     from mtc_cli.models import boolean, gmm_em, text
 
-    old, new = old_logsumexp(), lse_module.logsumexp
+    old = baseline("logsumexp", BASELINE, package="mtc_cli").logsumexp
+    new = lse_module.logsumexp
     rng = np.random.default_rng(0)
 
     def with_lse(module, f):
