@@ -11,10 +11,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from mtc_cli.config import param
-from mtc_cli.criteria import clest, gap_statistic, prediction_strength, stability
-from mtc_cli.criteria.stability_resampling import instabilities, resample_labels
-from mtc_cli.models import clusterers
+from mtc_cli.core.criteria import clest, gap_statistic, prediction_strength, stability
+from mtc_cli.core.criteria.stability_resampling import instabilities, resample_labels
+from mtc_cli.core.models import clusterers
+from mtc_cli.run.params import param
 
 CRITERIA = ("stability", "gap", "clest", "prediction_strength")
 BASELINES = CRITERIA[1:]
@@ -118,7 +118,7 @@ def agreement_rows(X: np.ndarray, name: str, c: Criteria, references: dict,
                    rng: np.random.Generator) -> list[dict]:
     """Clusterings of all objects for k = 2..k_max against known labels: per reference
     labelling the number of objects matched after the Hungarian assignment of clusters to
-    classes, n (1 − d) with d = :func:`~mtc_cli.criteria.stability.disagreement`."""
+    classes, n (1 − d) with d = :func:`~mtc_cli.core.criteria.stability.disagreement`."""
     cluster = clusterer(name, c)[0]
     labels = cluster(X, list(range(2, c.k_max + 1)), rng)
     return [{"criterion": "agreement", "reference": ref, "k": k,
@@ -179,7 +179,7 @@ def plot_curves(curve: pd.DataFrame, summary: pd.DataFrame, condition: list[str]
     """One column per condition: the stability index S̄(k) (mean over runs, band = the
     per-split quartiles) with its choice, and below the baselines' curves — Gap(k) ± s_k,
     prediction strength (threshold dotted) and Clest's d_k — each with its choice."""
-    from mtc_cli import plotting
+    from mtc_cli.show import plotting
 
     keys = list(curve[condition].drop_duplicates().itertuples(index=False, name=None))
     fig, axes = plotting.figure(2, len(keys), width=4.4, height=3.4)

@@ -22,7 +22,6 @@ with all its splits and permutations.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -30,16 +29,17 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mtc_cli import plotting
-from mtc_cli.config import PROJECT_ROOT, param, to_plain
-from mtc_cli.criteria import bicross, molloy
-from mtc_cli.criteria.boolean_transfer import svd_threshold_transfer_costs
-from mtc_cli.datasets import access_control as ac
-from mtc_cli.errors import MtcError
-from mtc_cli.experiment import Experiment
-from mtc_cli.mappings import nearest_neighbour
-from mtc_cli.models import svd
-from mtc_cli.models.boolean import hamming, svd_denoisings
+from mtc_cli.core.criteria import bicross, molloy
+from mtc_cli.core.criteria.boolean_transfer import svd_threshold_transfer_costs
+from mtc_cli.core.datasets import access_control as ac
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.files import file_sha256
+from mtc_cli.core.mappings import nearest_neighbour
+from mtc_cli.core.models import svd
+from mtc_cli.core.models.boolean import hamming, svd_denoisings
+from mtc_cli.run.experiment import Experiment
+from mtc_cli.run.params import PROJECT_ROOT, param, to_plain
+from mtc_cli.show import plotting
 
 HP = PROJECT_ROOT / "data" / "access_control_hp"
 ORACLE = "#d62728"
@@ -130,14 +130,10 @@ def data_note(p: Params) -> str:
     return f"on {', '.join(own)}" if own else "(MTC Fig. 3)"
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
 def datasets(p: Params) -> list[dict]:
     """One source description per dataset (what a task needs to rebuild X*)."""
     out = [{"dataset": Path(f).name.split(".")[0], "file": to_plain(Path(f)),
-            "sha256": _sha256(f)} for f in p.real]
+            "sha256": file_sha256(f)} for f in p.real]
     out += [{"dataset": g, "generator": g, "params": asdict(getattr(p, g)),
              "data_seed": p.data_seed} for g in p.generators]
     return out

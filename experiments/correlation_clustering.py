@@ -20,13 +20,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from mtc_cli import plotting
-from mtc_cli.config import param
-from mtc_cli.criteria import stability
-from mtc_cli.datasets.correlation_graph import correlation_graph
-from mtc_cli.errors import MtcError
-from mtc_cli.experiment import Experiment, check_memory
-from mtc_cli.models import correlation
+from mtc_cli.core.criteria import stability
+from mtc_cli.core.datasets.correlation_graph import correlation_graph
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.models import correlation
+from mtc_cli.run.experiment import Experiment, check_memory
+from mtc_cli.run.params import param
+from mtc_cli.show import plotting
 
 CRITERIA = {"transfer_cost": "min", "instability": "min", "instability_uniform": "min"}
 INSTABILITIES = {"instability": "permutation", "instability_uniform": "uniform"}

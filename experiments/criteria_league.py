@@ -2,7 +2,7 @@
 number of groups, scoring each criterion by the share of data sets where it recovers that
 number and by its mean error |k̂ − k|.
 
-The suite (:mod:`mtc_cli.datasets.milligan_cooper`): Milligan & Cooper's (1985) design —
+The suite (:mod:`mtc_cli.core.datasets.milligan_cooper`): Milligan & Cooper's (1985) design —
 2–5 clusters in 4, 6 or 8 dimensions, equal or unequal sizes, error-free, with perturbed
 coordinates or with 20 % outliers — plus null data (one cluster, uniform or Gaussian),
 elongated clusters and clusters of unequal variances; and four real data sets that ship
@@ -27,11 +27,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mtc_cli.config import param
-from mtc_cli.datasets import milligan_cooper as mc
-from mtc_cli.errors import MtcError
-from mtc_cli.experiment import Experiment
-from mtc_cli.models.gmm import COVARIANCE_TYPES
+from mtc_cli.core.datasets import milligan_cooper as mc
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.models.gmm import COVARIANCE_TYPES
+from mtc_cli.run.experiment import Experiment
+from mtc_cli.run.params import param
 from mtc_cli.selection import choice, engine, voting
 from mtc_cli.selection.criteria import CLUSTERING
 from mtc_cli.selection.settings import make_settings
@@ -273,7 +273,7 @@ def by_condition(rows: pd.DataFrame) -> pd.DataFrame:
 def plot_league(table: pd.DataFrame, path: Path) -> Path:
     """Per model: the recovered share of every criterion on the test half (bars, best on
     top, mean |k̂ − k| beside; the votes in red) and a heat map of the share per family."""
-    from mtc_cli import plotting
+    from mtc_cli.show import plotting
 
     models = list(dict.fromkeys(table["model"]))
     fams = [f for f in FAMILIES if f in table.columns]

@@ -13,13 +13,13 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from mtc_cli import plotting
-from mtc_cli.config import param
-from mtc_cli.criteria.information import aic, bic
-from mtc_cli.criteria.transfer_cost import transfer_cost
-from mtc_cli.errors import MtcError
-from mtc_cli.experiment import Experiment, check_memory
-from mtc_cli.models import gmm
+from mtc_cli.core.criteria.information import aic, bic
+from mtc_cli.core.criteria.transfer_cost import transfer_cost
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.models import gmm
+from mtc_cli.run.experiment import Experiment, check_memory
+from mtc_cli.run.params import param
+from mtc_cli.show import plotting
 
 CRITERIA = {"mtc": "min", "bic": "min", "aic": "min"}
 LABELS = {"mtc": "MTC (transfer cost)", "bic": "BIC", "aic": "AIC"}

@@ -16,15 +16,15 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from mtc_cli import plotting
-from mtc_cli.config import param
-from mtc_cli.criteria.generalization import ml_generalization_error
-from mtc_cli.curves import errorbar_panel, mean_curves, selection_histogram
-from mtc_cli.datasets.gaussians import mixture_labels, mixture_points
-from mtc_cli.errors import MtcError
-from mtc_cli.experiment import Experiment
-from mtc_cli.models import kmeans, rbf_density
-from mtc_cli.results import select_per_rep
+from mtc_cli.core.criteria.generalization import ml_generalization_error
+from mtc_cli.core.datasets.gaussians import mixture_labels, mixture_points
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.models import kmeans, rbf_density
+from mtc_cli.run.experiment import Experiment
+from mtc_cli.run.params import param
+from mtc_cli.show import plotting
+from mtc_cli.show.curves import errorbar_panel, mean_curves, selection_histogram
+from mtc_cli.show.tables import select_per_rep
 
 CRITERIA = {"test": "min", "analytic": "min"}
 LABELS = {"train": "training error E", "test": "test error (empirical)",
@@ -102,7 +102,7 @@ class HansenKmeans(Experiment):
 
     def tables(self, rows, summary, p: Params) -> dict:
         """For the paper's first ``paper_reps`` replications and (suffix ``_all``) for all:
-        ``curves`` and ``curve_choice`` (:func:`mtc_cli.curves.mean_curves`, with, per
+        ``curves`` and ``curve_choice`` (:func:`mtc_cli.show.curves.mean_curves`, with, per
         criterion, the distance of K = true k above the mean curve's minimum in standard
         errors, ``<c>_gap_se``), ``agreement`` (per K: gap analytic − test and whether the
         ±1 sd error bars overlap); and ``example``: one training set (seeded by

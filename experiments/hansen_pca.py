@@ -16,14 +16,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from mtc_cli import plotting
-from mtc_cli.config import param
-from mtc_cli.criteria.generalization import ml_generalization_error
-from mtc_cli.curves import errorbar_panel, mean_curves, selection_histogram
-from mtc_cli.datasets.gaussians import random_subspace, signal_plus_noise
-from mtc_cli.errors import MtcError
-from mtc_cli.experiment import Experiment
-from mtc_cli.models import pca_density
+from mtc_cli.core.criteria.generalization import ml_generalization_error
+from mtc_cli.core.datasets.gaussians import random_subspace, signal_plus_noise
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.models import pca_density
+from mtc_cli.run.experiment import Experiment
+from mtc_cli.run.params import param
+from mtc_cli.show import plotting
+from mtc_cli.show.curves import errorbar_panel, mean_curves, selection_histogram
 
 CRITERIA = {"test": "min", "analytic_paper": "min", "analytic_ppca": "min"}
 LABELS = {"train": "training error E", "test": "test error (empirical)",
@@ -99,7 +99,7 @@ class HansenPca(Experiment):
         return out
 
     def tables(self, rows, summary, p: Params) -> dict:
-        """``curves`` and ``curve_choice`` (:func:`mtc_cli.curves.mean_curves`) and
+        """``curves`` and ``curve_choice`` (:func:`mtc_cli.show.curves.mean_curves`) and
         ``agreement``: per K the gap between each analytic estimate and the mean test error
         (nats) and whether their error bars (± one standard deviation over replications)
         overlap."""

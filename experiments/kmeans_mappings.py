@@ -16,14 +16,15 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from mtc_cli import mappings, plotting
-from mtc_cli.config import param
-from mtc_cli.criteria import kmeans_transfer as kt
-from mtc_cli.datasets.gaussians import mixture_pairs
-from mtc_cli.errors import MtcError
-from mtc_cli.experiment import Experiment, check_memory
-from mtc_cli.models import kmeans
-from mtc_cli.results import select_per_rep, summarize_selection
+from mtc_cli.core import mappings
+from mtc_cli.core.criteria import kmeans_transfer as kt
+from mtc_cli.core.datasets.gaussians import mixture_pairs
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.models import kmeans
+from mtc_cli.run.experiment import Experiment, check_memory
+from mtc_cli.run.params import param
+from mtc_cli.show import plotting
+from mtc_cli.show.tables import select_per_rep, summarize_selection
 
 #: criteria selected by argmin of their transfer cost (the sensitivity variants are added
 #: per config as ``soft_f<factor>``)

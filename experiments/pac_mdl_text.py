@@ -24,13 +24,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mtc_cli import plotting
-from mtc_cli.config import PROJECT_ROOT, param, to_plain
-from mtc_cli.criteria import pac_mdl
-from mtc_cli.datasets import text
-from mtc_cli.errors import MtcError
-from mtc_cli.experiment import Experiment
-from mtc_cli.models.text import ALGORITHMS
+from mtc_cli.core.criteria import pac_mdl
+from mtc_cli.core.datasets import text
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.models.text import ALGORITHMS
+from mtc_cli.run.experiment import Experiment
+from mtc_cli.run.params import PROJECT_ROOT, param, to_plain
+from mtc_cli.show import plotting
 
 DATA = Path("data")
 #: every number of SPEC §E8 (the paper's text and figures, 50-50 split, δ = 0.1), in %:

@@ -18,7 +18,6 @@ sees the same split.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from dataclasses import asdict, dataclass
@@ -28,13 +27,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mtc_cli.config import PROJECT_ROOT, param, to_plain
-from mtc_cli.criteria.boolean_transfer import bmf_transfer_cost, hamming_transfer_cost
-from mtc_cli.datasets import access_control as ac
-from mtc_cli.errors import MtcError
-from mtc_cli.experiment import Experiment
-from mtc_cli.mappings import nearest_neighbour
-from mtc_cli.models.boolean import boolean_product, fit_mac, hamming
+from mtc_cli.core.criteria.boolean_transfer import bmf_transfer_cost, hamming_transfer_cost
+from mtc_cli.core.datasets import access_control as ac
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.files import file_sha256
+from mtc_cli.core.mappings import nearest_neighbour
+from mtc_cli.core.models.boolean import boolean_product, fit_mac, hamming
+from mtc_cli.run.experiment import Experiment
+from mtc_cli.run.params import PROJECT_ROOT, param, to_plain
 
 HP = PROJECT_ROOT / "data" / "access_control_hp"
 SYNTHETIC = "synthetic"
@@ -112,10 +112,6 @@ class Params:
     max_iter: int = param(30, help="annealing: most updates at one temperature", min=1)
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
 def datasets(p: Params) -> list[dict]:
     """One source description per dataset (what a task needs to rebuild X)."""
     out = []
@@ -127,7 +123,7 @@ def datasets(p: Params) -> list[dict]:
         out.append({"dataset": SKEWED, "generator": "skewed_roles", "params": params,
                     "noise": asdict(p.skewed.noise), "data_seed": p.data_seed})
     out += [{"dataset": Path(r.file).name.split(".")[0], "file": to_plain(Path(r.file)),
-             "sha256": _sha256(r.file)} for r in p.real]
+             "sha256": file_sha256(r.file)} for r in p.real]
     return out
 
 
@@ -270,7 +266,7 @@ class RoleMiningBmf(Experiment):
     def plot(self, rows, summary, p: Params, outdir) -> list:
         from matplotlib.gridspec import GridSpec
 
-        from mtc_cli import plotting
+        from mtc_cli.show import plotting
 
         curve = curve_table(rows)
         shape = shape_table(rows, p).set_index("dataset")

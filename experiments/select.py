@@ -1,7 +1,7 @@
 """``mtc select``: which k? on a user's own data — every criterion that applies to the
 model, side by side, with a vote (no paper targets are evaluated here).
 
-The data file is read once per process (:mod:`mtc_cli.datasets.user_data`); the work is
+The data file is read once per process (:mod:`mtc_cli.core.datasets.user_data`); the work is
 split into the tasks of the selection engine (:mod:`mtc_cli.selection.engine`: random
 halves, the fit on all objects, reference data sets), so that the runner caches,
 parallelises and resumes it as any experiment. A task's key holds the digest of the matrix
@@ -12,7 +12,6 @@ is read is the task's ``location``, outside its key.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -20,15 +19,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mtc_cli.config import param
-from mtc_cli.datasets.formats import FORMATS
-from mtc_cli.errors import MtcError
-from mtc_cli.experiment import Experiment
-from mtc_cli.models.gmm import COVARIANCE_TYPES
+from mtc_cli.core.datasets.formats import FORMATS
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.files import file_sha256
+from mtc_cli.core.models.gmm import COVARIANCE_TYPES
+from mtc_cli.run.experiment import Experiment
+from mtc_cli.run.params import param
+from mtc_cli.run.tasking import LOCATION
 from mtc_cli.selection import auto, choice, engine, voting
 from mtc_cli.selection.criteria import AUTO_MODELS, CLUSTERING, CRITERIA, MODELS
 from mtc_cli.selection.settings import Settings, check_data, make_settings, parse_range
-from mtc_cli.tasking import LOCATION
 
 #: the model a kind of input counts by default
 DEFAULT_MODEL = {"table": "gmm", "sparse": "spkmeans", "image": "svd", "boolean": "boolean"}
@@ -100,19 +100,11 @@ class Params:
                                min=0.0)
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def source(p: Params) -> dict:
     """What the data matrix depends on: the file's digest and every reading option (not
     its location: the same data read the same way gives the same results anywhere)."""
     path = location(p)
-    return {"sha256": _sha256(path), "format": p.format, "label_column": p.label_column,
+    return {"sha256": file_sha256(path), "format": p.format, "label_column": p.label_column,
             "train_labels": p.train_labels, "columns": p.columns, "drop": list(p.drop),
             "header": p.header, "sep": p.sep, "dropna": p.dropna, "standardize": p.standardize,
             "patch": p.patch, "max_pixels": p.max_pixels}
@@ -138,7 +130,7 @@ def _data_key(p: Params) -> tuple:
 
 @lru_cache(maxsize=4)
 def _read(key: tuple, path: str):
-    from mtc_cli.datasets import user_data
+    from mtc_cli.core.datasets import user_data
 
     s = dict(key)
     return user_data.load(Path(path), format=s["format"], label_column=s["label_column"],
@@ -247,8 +239,8 @@ class Select(Experiment):
     description = "Which k? Every criterion on your own data, side by side, with a vote"
     #: what the summary and the figure import (scikit-learn through Clest; kneed, which
     #: imports scipy.signal and matplotlib, for the knee), imported by
-    #: ``mtc_cli.pipeline.preload`` while the workers compute
-    summary_modules = ("mtc_cli.selection.choice", "mtc_cli.criteria.clest", "kneed",
+    #: ``mtc_cli.run.pipeline.preload`` while the workers compute
+    summary_modules = ("mtc_cli.selection.choice", "mtc_cli.core.criteria.clest", "kneed",
                        "mtc_cli.selection.figure")
     Params = Params
     condition = ()
@@ -415,8 +407,8 @@ def _projection(key: tuple, s: Settings, tfidf: bool, k: int, seed: int) -> pd.D
 
 def _spectrum(X) -> pd.DataFrame:
     """The singular values of the data matrix, with Gavish & Donoho's threshold τ."""
-    from mtc_cli.criteria import hard_threshold
-    from mtc_cli.models import svd
+    from mtc_cli.core.criteria import hard_threshold
+    from mtc_cli.core.models import svd
 
     sv = svd.fit(np.asarray(X, dtype=np.float64)).s
     return pd.DataFrame({"rank": np.arange(1, len(sv) + 1), "singular_value": sv,

@@ -1,8 +1,8 @@
 """The shapes league: ``mtc select`` of every clustering algorithm, and ``--model auto``,
-on data sets whose groups are not compact blobs (:mod:`mtc_cli.datasets.shapes`: rings,
+on data sets whose groups are not compact blobs (:mod:`mtc_cli.core.datasets.shapes`: rings,
 moons, spirals, chain links, sheared blobs, groups of different density; with and without
 background noise; in their own dimensions or embedded in 10) beside Milligan & Cooper's
-compact clusters (:mod:`mtc_cli.datasets.milligan_cooper`). Scored as the criteria league:
+compact clusters (:mod:`mtc_cli.core.datasets.milligan_cooper`). Scored as the criteria league:
 the share of data sets where the answer is the known number of groups, and |k̂ − k|; beside
 them, whether the answer's clustering is the true grouping: the adjusted Rand index (Hubert &
 Arabie 1985, scikit-learn's ``adjusted_rand_score``) of the clustering ``mtc select`` reports
@@ -20,7 +20,6 @@ the tables from the algorithms' rows by :func:`mtc_cli.selection.auto.decide`: t
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -28,11 +27,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mtc_cli.config import param
-from mtc_cli.datasets import milligan_cooper as mc
-from mtc_cli.datasets import shapes
-from mtc_cli.errors import MtcError
-from mtc_cli.experiment import Experiment
+from mtc_cli.core.datasets import milligan_cooper as mc
+from mtc_cli.core.datasets import shapes
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.files import file_sha256
+from mtc_cli.run.experiment import Experiment
+from mtc_cli.run.params import param
 from mtc_cli.selection import auto, choice, engine, voting
 from mtc_cli.selection.criteria import AUTO_MODELS
 from mtc_cli.selection.settings import make_settings
@@ -123,7 +123,7 @@ class ShapesLeague(Experiment):
                                               "select_seed")}
         # each task votes by the rules mtc ships (written by the criteria league): their
         # digest is part of the task, so that new rules recompute the votes
-        rules = (hashlib.sha256(voting.RULE_FILE.read_bytes()).hexdigest()[:16]
+        rules = (file_sha256(voting.RULE_FILE)[:16]
                  if voting.RULE_FILE.is_file() else None)
         return [{"design": d, "model": m, **options, "vote_rule": rules}
                 for d in datasets(p) for m in p.models]
@@ -227,7 +227,7 @@ def league(a: pd.DataFrame) -> pd.DataFrame:
 def plot_league(table: pd.DataFrame, path: Path) -> Path:
     """A heat map of the recovered share: algorithms (``auto`` last) × each shape, all shapes
     and Milligan & Cooper's designs."""
-    from mtc_cli import plotting
+    from mtc_cli.show import plotting
 
     groups = [c for c in table.columns if c in shapes.SHAPES]
     cols = [*groups, "shapes_recovered", "milligan_cooper_recovered"]

@@ -13,7 +13,6 @@ One task is one run (all resamples and reference sets) of one clusterer.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -21,11 +20,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mtc_cli.config import PROJECT_ROOT, param, to_plain
-from mtc_cli.criteria import model_order
-from mtc_cli.datasets import golub, user_data
-from mtc_cli.errors import MtcError
-from mtc_cli.experiment import Experiment
+from experiments import _lange2002 as lange2002
+from mtc_cli.core.datasets import golub, user_data
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.files import file_sha256
+from mtc_cli.run.experiment import Experiment
+from mtc_cli.run.params import PROJECT_ROOT, param, to_plain
 
 GOLUB = "golub"
 #: Lange et al. 2002, Table 1 and Sect. 4
@@ -53,7 +53,7 @@ class Params:
     clusterers: list[str] = param(["kmeans"], help="clusterers: kmeans, pathbased",
                                   choices=["kmeans", "pathbased"])
     runs: int = param(5, help="independent runs (new splits and reference sets)", min=1)
-    criteria: model_order.Criteria = param(model_order.Criteria(),
+    criteria: lange2002.Criteria = param(lange2002.Criteria(),
                                            help="stability and baseline settings")
 
 
@@ -74,7 +74,7 @@ def _sha256(path: Path) -> str:
     path = Path(path)
     if not path.is_file():
         raise MtcError(f"{path}: data file not found")
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return file_sha256(path)
 
 
 def _resolve(path: str) -> Path:
@@ -114,7 +114,7 @@ class StabilityLeukemia(Experiment):
     description = "Lange et al. 2002 Fig. 2 / Table 1 — Golub leukemia: stability vs baselines"
     Params = Params
     condition = ("dataset", "clusterer")
-    select = {c: "min" for c in model_order.CRITERIA}
+    select = {c: "min" for c in lange2002.CRITERIA}
 
     def check(self, p: Params) -> None:
         if p.dataset is not None and p.dataset.path is None:
@@ -131,11 +131,11 @@ class StabilityLeukemia(Experiment):
 
     def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
         X, references = _data(_key(task["source"]))
-        c = model_order.Criteria(**task["criteria"])
+        c = lange2002.Criteria(**task["criteria"])
         base = {"dataset": task["source"]["dataset"], "clusterer": task["clusterer"],
                 "rep": task["run"]}
-        rows = model_order.evaluate(X, task["clusterer"], c, rng)
-        rows += model_order.agreement_rows(X, task["clusterer"], c, references, rng)
+        rows = lange2002.evaluate(X, task["clusterer"], c, rng)
+        rows += lange2002.agreement_rows(X, task["clusterer"], c, references, rng)
         return [{**base, **r} for r in rows]
 
     def paper_targets(self, p: Params) -> bool:
@@ -143,7 +143,7 @@ class StabilityLeukemia(Experiment):
         return p.dataset is None
 
     def summarize(self, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
-        out = model_order.summarize(rows, list(self.condition))
+        out = lange2002.summarize(rows, list(self.condition))
         if p.dataset is None:
             out["true_k"] = 3
         else:
@@ -155,20 +155,20 @@ class StabilityLeukemia(Experiment):
         """``table1``: Lange et al.'s Table 1 row(s) with the agreement counts;
         ``curves``: mean curves over runs; ``agreement``: matched samples per k."""
         golub_data = p.dataset is None
-        t1 = model_order.table1(rows, summary, PAPER if golub_data else {},
+        t1 = lange2002.table1(rows, summary, PAPER if golub_data else {},
                                 {GOLUB: "3 (or 2)"} if golub_data else {},
                                 PAPER_AGREEMENT if golub_data else None)
         agree = rows[rows["criterion"] == "agreement"]
         agreement = (agree.groupby(["dataset", "clusterer", "reference", "k"])["score"]
                      .agg(median="median", min="min", max="max").reset_index()
                      if len(agree) else pd.DataFrame())
-        return {"table1": t1, "curves": model_order.curves(rows, list(self.condition)),
+        return {"table1": t1, "curves": lange2002.curves(rows, list(self.condition)),
                 "agreement": agreement}
 
     def plot(self, rows, summary, p: Params, outdir) -> list:
-        curve = model_order.curves(rows, list(self.condition))
+        curve = lange2002.curves(rows, list(self.condition))
         title = figure_title(p, rows["rep"].nunique())
-        return [model_order.plot_curves(curve, summary, list(self.condition), title,
+        return [lange2002.plot_curves(curve, summary, list(self.condition), title,
                                         Path(outdir) / "stability_leukemia.png",
                                         p.criteria.ps_threshold)]
 

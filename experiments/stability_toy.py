@@ -15,12 +15,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mtc_cli import plotting
-from mtc_cli.config import param
-from mtc_cli.criteria import model_order
-from mtc_cli.datasets import toy
-from mtc_cli.errors import MtcError
-from mtc_cli.experiment import Experiment, check_memory
+from experiments import _lange2002 as lange2002
+from mtc_cli.core.datasets import toy
+from mtc_cli.core.errors import MtcError
+from mtc_cli.run.experiment import Experiment, check_memory
+from mtc_cli.run.params import param
+from mtc_cli.show import plotting
 
 #: Lange et al. 2002, Table 1
 PAPER = {("gaussians", "kmeans"): {"stability": 3, "gap": 3, "clest": 3,
@@ -69,7 +69,7 @@ class Params:
     rings: Rings = param(Rings(), help="3 rings")
     spirals: Spirals = param(Spirals(), help="3 spirals (extra)")
     runs: int = param(3, help="independent runs (new splits and reference sets)", min=1)
-    criteria: model_order.Criteria = param(model_order.Criteria(),
+    criteria: lange2002.Criteria = param(lange2002.Criteria(),
                                            help="stability and baseline settings")
 
 
@@ -101,7 +101,7 @@ class StabilityToy(Experiment):
     description = "Lange et al. 2002 Fig. 1 / Table 1 — toy data: stability vs baselines"
     Params = Params
     condition = ("dataset", "clusterer")
-    select = {c: "min" for c in model_order.CRITERIA}
+    select = {c: "min" for c in lange2002.CRITERIA}
 
     def check(self, p: Params) -> None:
         for name, _ in _cases(p):
@@ -129,15 +129,15 @@ class StabilityToy(Experiment):
 
     def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
         X, truth = generate(task["dataset"], task["data"], task["data_seed"])
-        c = model_order.Criteria(**task["criteria"])
+        c = lange2002.Criteria(**task["criteria"])
         base = {"dataset": task["dataset"], "clusterer": task["clusterer"],
                 "rep": task["run"]}
-        rows = model_order.evaluate(X, task["clusterer"], c, rng)
-        rows += model_order.agreement_rows(X, task["clusterer"], c, {"truth": truth}, rng)
+        rows = lange2002.evaluate(X, task["clusterer"], c, rng)
+        rows += lange2002.agreement_rows(X, task["clusterer"], c, {"truth": truth}, rng)
         return [{**base, **r} for r in rows]
 
     def summarize(self, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
-        out = model_order.summarize(rows, list(self.condition))
+        out = lange2002.summarize(rows, list(self.condition))
         out["true_k"] = [len(getattr(p, d.split("-")[0]).sizes) for d in out["dataset"]]
         return out
 
@@ -154,22 +154,22 @@ class StabilityToy(Experiment):
             X, truth = generate(d, _spec(p, d), p.data_seed)
             points.append(pd.DataFrame({"dataset": d, "x": X[:, 0], "y": X[:, 1],
                                         "component": truth}))
-        t1 = model_order.table1(rows, summary, PAPER, true_k)
+        t1 = lange2002.table1(rows, summary, PAPER, true_k)
         sweep = t1[t1["dataset"].str.startswith(SWEEP)]
         sweep = sweep.assign(separation=[float(d.split("sep")[1]) for d in sweep["dataset"]])
         return {"table1": t1[~t1["dataset"].isin(sweep["dataset"])],
-                "curves": model_order.curves(rows, list(self.condition)),
+                "curves": lange2002.curves(rows, list(self.condition)),
                 "points": pd.concat(points, ignore_index=True), "design": _design(p),
-                "sweep": sweep[["separation", *model_order.CRITERIA, "runs"]]}
+                "sweep": sweep[["separation", *lange2002.CRITERIA, "runs"]]}
 
     def plot(self, rows, summary, p: Params, outdir) -> list:
         outdir = Path(outdir)
         main = ~rows["dataset"].str.startswith(SWEEP)  # the sweep has a figure of its own
-        curve = model_order.curves(rows[main], list(self.condition))
+        curve = lange2002.curves(rows[main], list(self.condition))
         summary = summary[~summary["dataset"].str.startswith(SWEEP)]
         title = (f"Lange et al. 2002 Fig. 1: toy data, {rows['rep'].nunique()} runs of "
                  f"r = {p.criteria.n_resamples} splits")
-        paths = [model_order.plot_curves(curve, summary, list(self.condition), title,
+        paths = [lange2002.plot_curves(curve, summary, list(self.condition), title,
                                          outdir / "stability_toy.png",
                                          p.criteria.ps_threshold)]
         points = pd.read_csv(outdir / "points.csv")
@@ -225,12 +225,12 @@ def _plot_sweep(sweep: pd.DataFrame, path: Path) -> Path:
     sweep = sweep.sort_values("separation")
     fig, axes = plotting.figure(1, 1, width=5.5, height=3.4)
     ax = axes[0, 0]
-    offsets, _ = plotting.dodge(sweep["separation"], len(model_order.CRITERIA))
-    for c, off in zip(model_order.CRITERIA, offsets, strict=True):
+    offsets, _ = plotting.dodge(sweep["separation"], len(lange2002.CRITERIA))
+    for c, off in zip(lange2002.CRITERIA, offsets, strict=True):
         (line,) = ax.step(sweep["separation"] + off, sweep[c], where="mid", lw=0.8,
                           alpha=0.5)
         ax.plot(sweep["separation"] + off, sweep[c], ls="none", marker="o", ms=4,
-                color=line.get_color(), label=model_order.LABELS[c])
+                color=line.get_color(), label=lange2002.LABELS[c])
     ax.axhline(3, color="#999999", ls="--", lw=0.8, label="3 clouds")
     ax.set_xlabel("distance between the two small clouds (sd 0.5 each)")
     ax.set_ylabel("selected k (median over runs)")

@@ -13,7 +13,6 @@ neither the noisy pixels nor the denoised ones are limited to 0..255.
 
 from __future__ import annotations
 
-import hashlib
 import sys
 from dataclasses import dataclass
 from functools import lru_cache
@@ -22,15 +21,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mtc_cli import plotting
-from mtc_cli.config import PROJECT_ROOT, param, to_plain
-from mtc_cli.criteria.transfer_cost import svd_transfer_costs
-from mtc_cli.datasets import images
-from mtc_cli.errors import MtcError
-from mtc_cli.experiment import Experiment
-from mtc_cli.mappings import nearest_neighbour
-from mtc_cli.models import svd
-from mtc_cli.results import select_per_rep
+from mtc_cli.core.criteria.transfer_cost import svd_transfer_costs
+from mtc_cli.core.datasets import images
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.files import file_sha256
+from mtc_cli.core.mappings import nearest_neighbour
+from mtc_cli.core.models import svd
+from mtc_cli.run.experiment import Experiment
+from mtc_cli.run.params import PROJECT_ROOT, param, to_plain
+from mtc_cli.show import plotting
+from mtc_cli.show.tables import select_per_rep
 
 CRITERIA = {"mtc": "min", "psnr": "max"}
 ORACLE = "#e377c2"
@@ -73,10 +73,6 @@ def clean_image(path: str, downsample: int, patch: int) -> np.ndarray:
     return img
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
 class SvdDenoising(Experiment):
     name = "svd_denoising"
     description = "MTC Fig. 2 — SVD rank for image denoising: MTC vs the PSNR-optimal rank"
@@ -102,7 +98,7 @@ class SvdDenoising(Experiment):
 
     def tasks(self, p: Params) -> list[dict]:
         # the file's hash is part of each task's cache key: an edited image is recomputed
-        shared = {"image": to_plain(p.image), "image_sha256": _sha256(p.image),
+        shared = {"image": to_plain(p.image), "image_sha256": file_sha256(p.image),
                   "patch": p.patch, "downsample": p.downsample}
         return [{"sigma": s, "rep": r, **shared} for s in p.sigma for r in range(p.reps)]
 

@@ -20,14 +20,14 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import linear_sum_assignment
 
-from mtc_cli import plotting
-from mtc_cli.config import param
-from mtc_cli.criteria.approximation_capacity import capacity
-from mtc_cli.datasets import boolean_sources
-from mtc_cli.errors import MtcError
-from mtc_cli.experiment import Experiment
-from mtc_cli.models import boolean
-from mtc_cli.results import select_per_rep
+from mtc_cli.core.criteria.approximation_capacity import capacity
+from mtc_cli.core.datasets import boolean_sources
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.models import boolean
+from mtc_cli.run.experiment import Experiment
+from mtc_cli.run.params import param
+from mtc_cli.show import plotting
+from mtc_cli.show.tables import select_per_rep
 
 #: model → (sources fitted, largest assignment set, noise model of eq. 16)
 MODELS = {"MAC": (2, 2, False), "MAC-mix": (2, 2, True), "SAC": (3, 1, False),

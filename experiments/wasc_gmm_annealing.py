@@ -5,7 +5,7 @@ Five isotropic Gaussians (Σ = 0.5·I); X¹ and X² of n objects each, aligned b
 (object i of both sets comes from the same component). Ten centroids (twice the true
 number) are annealed on X¹ by deterministic annealing, ε_ik = ‖x_i − μ_k‖². At every
 stopping temperature T: the number K̂(T) of centroids distinct at the resolution of T
-(‖μ_a − μ_b‖² > 2T, :func:`mtc_cli.models.resolution.distinct_at`); I_β of eq. 13 at β = 1/T
+(‖μ_a − μ_b‖² > 2T, :func:`mtc_cli.core.models.resolution.distinct_at`); I_β of eq. 13 at β = 1/T
 and the expected transfer cost of eq. 15 at β = 1/T, both of the ten annealed centroids
 (coinciding centroids weigh as in the annealing); the capacity max_β I_β of the K̂ merged
 distinct centroids; K̂_σ, the centroids more than ``merge_tol``·σ apart (the annealing's
@@ -20,18 +20,18 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from mtc_cli import plotting
-from mtc_cli.config import param
-from mtc_cli.criteria.approximation_capacity import (
+from mtc_cli.core.criteria.approximation_capacity import (
     capacity,
     expected_transfer_cost,
     mutual_information,
 )
-from mtc_cli.criteria.information import bic
-from mtc_cli.errors import MtcError
-from mtc_cli.experiment import Experiment, check_memory
-from mtc_cli.models import annealing, gmm
-from mtc_cli.models.resolution import distinct_at
+from mtc_cli.core.criteria.information import bic
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.models import annealing, gmm
+from mtc_cli.core.models.resolution import distinct_at
+from mtc_cli.run.experiment import Experiment, check_memory
+from mtc_cli.run.params import param
+from mtc_cli.show import plotting
 
 SELECT = {"mutual_information": "max", "transfer_cost": "min", "capacity": "max",
           "bic": "min"}

@@ -11,7 +11,7 @@ runs, so they share their temperatures. At every stopping
 temperature T: the order parameters s = ‖Δμ̂‖²/‖Δμ‖² and r = |Δμ̂·Δμ|/‖Δμ‖² with
 Δμ = (μ₁ − μ₂)/2 (both 1 for a perfect estimate; with 2 centroids Δμ̂ = (μ̂₁ − μ̂₂)/2),
 K̂(T), the number of centroids distinct at the resolution of T (‖μ_a − μ_b‖² > 2T,
-:func:`mtc_cli.models.resolution.distinct_at`), I_β of eq. 13 at β = 1/T, the capacity
+:func:`mtc_cli.core.models.resolution.distinct_at`), I_β of eq. 13 at β = 1/T, the capacity
 max_β I_β of the K̂ merged centroids and the expected transfer cost of eq. 15; and the
 former reading, K̂_σ and the capacity of the centroids merged when closer than
 ``merge_tol``·√σ₀ (kept beside the resolution count for the derived targets). Fig. 5: the
@@ -25,17 +25,17 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from mtc_cli import plotting
-from mtc_cli.config import param
-from mtc_cli.criteria.approximation_capacity import (
+from mtc_cli.core.criteria.approximation_capacity import (
     capacity,
     expected_transfer_cost,
     mutual_information,
 )
-from mtc_cli.errors import MtcError
-from mtc_cli.experiment import Experiment
-from mtc_cli.models import annealing, gibbs
-from mtc_cli.models.resolution import distinct_at
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.models import annealing, gibbs
+from mtc_cli.core.models.resolution import distinct_at
+from mtc_cli.run.experiment import Experiment
+from mtc_cli.run.params import param
+from mtc_cli.show import plotting
 
 SELECT = {"mutual_information": "max", "capacity": "max", "transfer_cost": "min"}
 RECORDED = ("mutual_information", "capacity", "capacity_sigma", "transfer_cost", "s", "r")

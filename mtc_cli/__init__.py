@@ -12,12 +12,8 @@ def __getattr__(name):
 
         return importlib.import_module("mtc_cli.selection.estimator").OrderSelector
     if name == "__version__":
-        from importlib.metadata import PackageNotFoundError, version
+        from mtc_cli.run.versions import mtc_version
 
-        try:
-            value = version("mtc")
-        except PackageNotFoundError:  # running from a source tree that is not installed
-            value = "0+unknown"
-        globals()["__version__"] = value
+        globals()["__version__"] = value = mtc_version()
         return value
     raise AttributeError(f"module 'mtc_cli' has no attribute {name!r}")

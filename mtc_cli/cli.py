@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import os
-import pkgutil
 import re
 import signal
 import sys
@@ -12,8 +11,8 @@ from pathlib import Path
 
 import click
 
-from mtc_cli.datasets.formats import FORMATS as DATA_FORMATS
-from mtc_cli.errors import MtcError
+from mtc_cli.core.datasets.formats import FORMATS as DATA_FORMATS
+from mtc_cli.core.errors import MtcError
 from mtc_cli.selection.criteria import MODELS as SELECT_MODELS
 
 RESUME = "finished tasks are cached, run the same command again to resume"
@@ -66,7 +65,7 @@ def _terminate(signum, frame):
 
 
 def _plugins(modules) -> None:
-    from mtc_cli.registry import enable
+    from mtc_cli.run.registry import enable
 
     for module in modules:
         enable(module)
@@ -180,14 +179,14 @@ def run(configs, quick, jobs, overrides, out, force, backend, scheduler, cluster
     checked first; with -j above 1 (loky, no --shard) their tasks share one worker pool,
     the longest first, and each config is finished as soon as its last task is done.
     """
-    from mtc_cli.config import load_config
+    from mtc_cli.run.config import load_config
 
     _plugins(plugins)
     cfgs = [load_config(c, quick=quick, overrides=overrides) for c in configs]
     if len(cfgs) > 1:
         _check_all(cfgs, out)
         if backend == "loky" and shard is None and _jobs(jobs) > 1:
-            from mtc_cli import pipeline
+            from mtc_cli.run import pipeline
 
             pipeline.run_many(cfgs, jobs=_jobs(jobs), force=force, on_outcome=_print_outcome)
             return
@@ -207,8 +206,8 @@ def _jobs(jobs: int) -> int:
 def _check_all(cfgs, out) -> None:
     """Before the first of several configs runs: one run directory each, and every
     experiment's own check passed."""
-    from mtc_cli.pipeline import default_run_dir
-    from mtc_cli.registry import get_experiment
+    from mtc_cli.run.pipeline import default_run_dir
+    from mtc_cli.run.registry import get_experiment
 
     if out is not None:
         raise MtcError("--out names the run directory of one config; give one CONFIG with it")
@@ -299,7 +298,7 @@ def select(data, model, k_range, criteria, label_column, train_labels, columns, 
     import json
 
     if jobs != 1 and backend == "loky" and shard is None:
-        from mtc_cli.pipeline import start_workers
+        from mtc_cli.run.pipeline import start_workers
 
         start_workers(jobs, ("experiments.select", "mtc_cli.selection.tasks",
                              "sklearn.cluster", "sklearn.mixture"))
@@ -333,8 +332,8 @@ def _save_select_config(path: Path, raw: dict, cfg, overrides) -> None:
     (its value as the run read it)."""
     import yaml
 
-    from mtc_cli.config import to_plain
-    from mtc_cli.results import atomic_write_text
+    from mtc_cli.core.files import atomic_write_text
+    from mtc_cli.run.params import to_plain
 
     saved = dict(raw)
     for item in overrides:
@@ -352,8 +351,8 @@ SELECT_OPTIONS = {"k": "--k", "label_column": "--label-column", "train_labels":
 def _select_config(raw: dict, data: Path, overrides, out):
     """The select config of the command line (errors name the options), and its run
     directory."""
-    from mtc_cli.config import config_from_mapping
-    from mtc_cli.registry import get_experiment
+    from mtc_cli.run.config import config_from_mapping
+    from mtc_cli.run.registry import get_experiment
 
     try:
         cfg = config_from_mapping(raw, data, overrides=overrides)
@@ -371,7 +370,7 @@ def _select_config(raw: dict, data: Path, overrides, out):
 def _run(cfg, run_dir, jobs, force, backend, scheduler, cluster_file, shard):
     """Run ``cfg`` into ``run_dir`` as ``mtc run`` does; None for a shard (it only fills the
     task cache)."""
-    from mtc_cli import pipeline
+    from mtc_cli.run import pipeline
 
     jobs = _jobs(jobs)
     if (scheduler or cluster_file) and backend != "dask":
@@ -379,7 +378,7 @@ def _run(cfg, run_dir, jobs, force, backend, scheduler, cluster_file, shard):
     shard_spec = _parse_shard(shard) if shard else None
     spec = None
     if cluster_file is not None:
-        from mtc_cli.cluster import load_cluster_spec
+        from mtc_cli.run.dask_backend import load_cluster_spec
 
         spec = load_cluster_spec(cluster_file)
     outcome = pipeline.run(cfg, out=run_dir, jobs=jobs, force=force, backend=backend,
@@ -400,14 +399,14 @@ def _run(cfg, run_dir, jobs, force, backend, scheduler, cluster_file, shard):
 @_one_line_errors
 def merge(run_dir, plugins):
     """Assemble rows, summary, targets and figures of RUN_DIR once all shards finished."""
-    from mtc_cli import pipeline
+    from mtc_cli.run import pipeline
 
     _plugins(plugins)
     _print_outcome(pipeline.merge(run_dir))
 
 
 def _print_outcome(outcome) -> None:
-    from mtc_cli.results import format_table, summary_wide
+    from mtc_cli.show.tables import format_table, summary_wide
 
     text = None
     if outcome.experiment is not None:
@@ -420,7 +419,7 @@ def _print_outcome(outcome) -> None:
     click.echo("\nSummary: selected k per condition and criterion (median [quartiles]):")
     click.echo(format_table(summary_wide(outcome.summary)))
     if outcome.targets is not None and not outcome.targets.empty:
-        from mtc_cli.report import count_line, tagged_claims
+        from mtc_cli.show.report import count_line, tagged_claims
 
         t = outcome.targets.assign(claim=tagged_claims(outcome.targets))
         t = t[["claim", "status", "observed"]]
@@ -448,14 +447,14 @@ def _done(outcome) -> str:
 @_one_line_errors
 def render(run_dir, config, plugins):
     """Redraw the figures of RUN_DIR from its CSVs and run.json alone."""
-    from mtc_cli import pipeline
+    from mtc_cli.run import pipeline
 
     _plugins(plugins)
     if config is None:
         for f in pipeline.render(run_dir):
             click.echo(str(f))
         return
-    from mtc_cli.config import load_config
+    from mtc_cli.run.config import load_config
 
     cfg = load_config(config)
     _print_outcome(pipeline.rederive(run_dir, cfg))
@@ -463,10 +462,11 @@ def render(run_dir, config, plugins):
 
 @main.command("list")
 def list_():
-    """List the shipped configs, the experiments and the criteria, one line each."""
-    from mtc_cli import criteria, declared
-    from mtc_cli.config import PROJECT_ROOT, read_yaml
-    from mtc_cli.registry import description, experiment_names
+    """List the shipped configs, the experiments and the criteria (by the names
+    ``--criteria`` takes), one line each."""
+    from mtc_cli.run.params import PROJECT_ROOT, read_yaml
+    from mtc_cli.run.registry import description, experiment_names
+    from mtc_cli.selection.criteria import CRITERIA
 
     configs = []
     for path in sorted((PROJECT_ROOT / "configs").glob("*.yaml")):
@@ -478,14 +478,19 @@ def list_():
     sections = {
         "Configs": configs,
         "Experiments": [(name, description(name)) for name in experiment_names()],
-        "Criteria": [(name, declared.docstring(f"mtc_cli.criteria.{name}"))
-                     for name in sorted(m.name for m in pkgutil.iter_modules(criteria.__path__))],
+        "Criteria": [(c.name, criterion_line(c)) for c in CRITERIA.values()],
     }
     for title, entries in sections.items():
         click.echo(f"{title}:")
         width = max((len(name) for name, _ in entries), default=0)
         for name, text in entries:
             click.echo(f"  {name:<{width}}  {_one_line(text, WIDTH - width - 4)}".rstrip())
+
+
+def criterion_line(c) -> str:
+    """What criterion ``c`` chooses, its reference and the models it applies to."""
+    chooses = c.optimises or "min transfer cost of each half's solution on the other half"
+    return f"{chooses} ({c.source}; {', '.join(c.models)})"
 
 
 #: the width of the lines of ``mtc list`` and ``mtc keys``
@@ -514,9 +519,10 @@ def keys(name, plugins):
     """
     import textwrap
 
-    from mtc_cli.config import COMMON_KEYS, read_yaml
-    from mtc_cli.config import keys as param_keys
-    from mtc_cli.registry import get_experiment
+    from mtc_cli.run.config import COMMON_KEYS
+    from mtc_cli.run.params import keys as param_keys
+    from mtc_cli.run.params import read_yaml
+    from mtc_cli.run.registry import get_experiment
 
     _plugins(plugins)
     if name.endswith((".yaml", ".yml")) or Path(name).is_file():
@@ -549,7 +555,7 @@ def keys(name, plugins):
 def report(results_dir, readme):
     """Collect every run's targets.csv under RESULTS_DIR into the reproduction table (and
     the criteria league's table, if that run exists)."""
-    from mtc_cli.report import league_table, reproduction_table, update_readme
+    from mtc_cli.show.report import league_table, reproduction_table, update_readme
 
     tables = {"targets": reproduction_table(results_dir)}
     league = league_table(results_dir)

@@ -5,8 +5,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from mtc_cli.config import param
-from mtc_cli.experiment import Experiment
+from mtc_cli.run.experiment import Experiment
+from mtc_cli.run.params import param
 
 
 @dataclass(frozen=True)

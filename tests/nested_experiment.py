@@ -5,8 +5,8 @@ distances scikit-learn splits across jobs when it may). Importable as
 
 from dataclasses import dataclass
 
-from mtc_cli.config import param
-from mtc_cli.experiment import Experiment
+from mtc_cli.run.experiment import Experiment
+from mtc_cli.run.params import param
 
 
 @dataclass(frozen=True)

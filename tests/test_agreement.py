@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mtc_cli.agreement import RTOL, compare, settle
-from mtc_cli.results import write_csv
+from mtc_cli.core.files import write_csv
+from mtc_cli.run.agreement import RTOL, compare, settle
 
 
 def table(score, k=(1, 2, 3), name=("a", "b", "c")):

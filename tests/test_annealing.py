@@ -1,11 +1,11 @@
-"""Deterministic annealing of centroids (mtc_cli.models.annealing): costs against loops,
+"""Deterministic annealing of centroids (mtc_cli.core.models.annealing): costs against loops,
 the critical temperature against the covariance's eigenvalue and the observed split,
 merging, the fixed point at high and low temperature, and the refined schedule."""
 
 import numpy as np
 import pytest
 
-from mtc_cli.models import annealing
+from mtc_cli.core.models import annealing
 
 
 def two_clusters(rng, n=400, a=2.0, sd=0.3):

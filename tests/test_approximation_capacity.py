@@ -7,7 +7,7 @@ from itertools import product
 import numpy as np
 import pytest
 
-from mtc_cli.criteria.approximation_capacity import (
+from mtc_cli.core.criteria.approximation_capacity import (
     beta_grid,
     capacity,
     expected_transfer_cost,
@@ -56,7 +56,7 @@ def test_vectorized_grid_equals_loop(costs, monkeypatch):
     loop = np.array([mutual_information(c1, c2, float(b)) for b in grid])
     np.testing.assert_allclose(mutual_information(c1, c2, grid), loop, atol=1e-12)
     # the same with blocks of one β each (the memory bound of the vectorized path)
-    monkeypatch.setattr("mtc_cli.criteria.approximation_capacity._BLOCK", 1)
+    monkeypatch.setattr("mtc_cli.core.criteria.approximation_capacity._BLOCK", 1)
     np.testing.assert_allclose(mutual_information(c1, c2, grid), loop, atol=1e-12)
     assert mutual_information(c1, c2, grid[1:].reshape(5, 5)).shape == (5, 5)
 

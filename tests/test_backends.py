@@ -8,10 +8,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mtc_cli import pipeline
-from mtc_cli.config import load_config
-from mtc_cli.errors import MtcError
-from mtc_cli.registry import enable
+from mtc_cli.core.errors import MtcError
+from mtc_cli.run import pipeline
+from mtc_cli.run.config import load_config
+from mtc_cli.run.registry import enable
 
 pytest.importorskip("distributed")
 
@@ -120,7 +120,7 @@ def test_loky_killed_worker_then_rerun_resumes(fault_config, tmp_path, cli):
 
 
 def test_shipped_cluster_file_is_valid(root):
-    from mtc_cli.cluster import load_cluster_spec
+    from mtc_cli.run.dask_backend import load_cluster_spec
 
     spec = load_cluster_spec(root / "configs" / "cluster" / "slurm.yaml")
     assert spec.type == "slurm" and spec.jobs == 8 and spec.account is None
@@ -128,7 +128,7 @@ def test_shipped_cluster_file_is_valid(root):
 
 def test_jobqueue_script_carries_the_spec(root):
     pytest.importorskip("dask_jobqueue")
-    from mtc_cli.cluster import ClusterSpec, jobqueue_cluster
+    from mtc_cli.run.dask_backend import ClusterSpec, jobqueue_cluster
 
     spec = ClusterSpec(type="slurm", cores=4, processes=4, memory="8GiB", queue="short",
                        walltime="00:30:00", job_extra_directives=["--exclusive"])
@@ -143,7 +143,7 @@ def test_local_cluster_workers_do_not_trim_malloc():
     # dask's default MALLOC_TRIM_THRESHOLD_=65536 made heavy sparse tasks ~20-24 % slower
     import os
 
-    from mtc_cli.cluster import dask_client
+    from mtc_cli.run.dask_backend import dask_client
 
     with dask_client(jobs=1) as client:
         env = client.run(lambda: os.environ.get("MALLOC_TRIM_THRESHOLD_"))

@@ -5,7 +5,7 @@ low-rank matrices, and the permutation protocol."""
 import numpy as np
 import pytest
 
-from mtc_cli.criteria import bicross
+from mtc_cli.core.criteria import bicross
 
 
 def brute_errors(X, rows, cols, k_max):

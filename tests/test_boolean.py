@@ -11,16 +11,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mtc_cli.criteria import molloy
-from mtc_cli.criteria.boolean_transfer import (
+from mtc_cli.core.criteria import molloy
+from mtc_cli.core.criteria.boolean_transfer import (
     bmf_transfer_cost,
     hamming_transfer_cost,
     svd_threshold_transfer_costs,
 )
-from mtc_cli.datasets import access_control as ac
-from mtc_cli.mappings import nearest_neighbour
-from mtc_cli.models import boolean as bm
-from mtc_cli.models import svd
+from mtc_cli.core.datasets import access_control as ac
+from mtc_cli.core.mappings import nearest_neighbour
+from mtc_cli.core.models import boolean as bm
+from mtc_cli.core.models import svd
 
 
 def or_product(Z, U):

@@ -7,7 +7,7 @@ import sys
 import pandas as pd
 import pytest
 
-from mtc_cli.report import END, START
+from mtc_cli.show.report import END, START
 
 HEAVY = ("numpy", "pandas", "sklearn", "matplotlib", "scipy", "joblib")
 
@@ -57,25 +57,24 @@ def test_render_of_a_non_run_directory_is_one_line(cli, tmp_path):
 
 
 def test_list_names_configs_experiments_and_criteria(cli):
-    """One line each, within 100 columns, the descriptions as the imported modules state
-    them (read from their sources, shortened at a word boundary)."""
-    import importlib
-    import pkgutil
-
-    from mtc_cli import criteria
-    from mtc_cli.registry import experiment_names, get_experiment
+    """One line each, within 100 columns: the descriptions as the imported modules state
+    them (read from their sources, shortened at a word boundary), and every criterion by the
+    name ``--criteria`` takes, with what it chooses, its reference and its models."""
+    from mtc_cli.cli import criterion_line
+    from mtc_cli.run.registry import experiment_names, get_experiment
+    from mtc_cli.selection.criteria import CRITERIA
 
     result = cli("list")
     assert result.exit_code == 0
     lines = result.output.splitlines()
     assert all(len(line) <= 100 for line in lines)
-    for word in ("configs/gmm_overlap.yaml", "gmm_overlap", "information", "transfer_cost"):
+    for word in ("configs/gmm_overlap.yaml", "gmm_overlap", "bic", "calinski_harabasz",
+                 "Caliński & Harabasz 1974"):
         assert word in result.output
     described = {line.split()[0]: " ".join(line.split()[1:]) for line in lines
                  if line.startswith("  ")}
     docs = {name: get_experiment(name).description for name in experiment_names()}
-    docs.update({m.name: importlib.import_module(f"mtc_cli.criteria.{m.name}").__doc__
-                 for m in pkgutil.iter_modules(criteria.__path__)})
+    docs.update({name: criterion_line(c) for name, c in CRITERIA.items()})
     for name, doc in docs.items():
         text = described[name]
         first = " ".join(doc.strip().split("\n\n")[0].split())
@@ -108,7 +107,7 @@ def test_help_list_and_bad_input_import_nothing_heavy(root, args):
 
 
 def test_keys_lists_every_key_of_an_experiment(cli, root):
-    from mtc_cli.registry import get_experiment
+    from mtc_cli.run.registry import get_experiment
 
     result = cli("keys", "gmm_overlap")
     assert result.exit_code == 0, result.output

@@ -1,4 +1,4 @@
-"""k-means of mtc_cli.models.clusterers: k-means++ and Lloyd against straightforward
+"""k-means of mtc_cli.core.models.clusterers: k-means++ and Lloyd against straightforward
 one-restart-at-a-time references, the same results whether the distances are computed as
 a whole matrix or row by row and whatever the batches of restarts, and memory O(n) for
 n = 20 000 objects."""
@@ -8,7 +8,7 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from mtc_cli.models import clusterers as C
+from mtc_cli.core.models import clusterers as C
 
 
 def reference_kmeans_plusplus(X, k, n_init, rng):

@@ -7,8 +7,9 @@ import typing
 
 import pytest
 
-from mtc_cli.config import _type_name, load_config
-from mtc_cli.errors import MtcError
+from mtc_cli.core.errors import MtcError
+from mtc_cli.run.config import load_config
+from mtc_cli.run.params import _type_name
 
 GOOD = """\
 experiment: gmm_overlap
@@ -140,9 +141,9 @@ def _schema(cls):
 
 
 def test_the_params_read_from_each_source_are_the_real_ones_or_check_less(root):
-    """The stand-in found without importing (mtc_cli.declared) has the real fields, types
+    """The stand-in found without importing (mtc_cli.run.declared) has the real fields, types
     and checks; a check it cannot read (not a literal) is off, never different."""
-    from mtc_cli.registry import declared_experiment, experiment_names, get_experiment
+    from mtc_cli.run.registry import declared_experiment, experiment_names, get_experiment
 
     def compare(stand_in, real, where):
         assert stand_in.keys() == real.keys(), where
@@ -175,7 +176,7 @@ def test_a_bad_key_or_value_is_found_before_the_experiment_is_imported(tmp_path)
              "sigma_over_d: [0.1, .nan]": "expected a finite number"}
     for i, (line, fragment) in enumerate(cases.items()):
         path = write(tmp_path, f"experiment: gmm_overlap\n{line}\n", f"c{i}.yaml")
-        code = ("import sys\nfrom mtc_cli.config import load_config\ntry:\n"
+        code = ("import sys\nfrom mtc_cli.run.config import load_config\ntry:\n"
                 f"    load_config({str(path)!r})\nexcept Exception as exc:\n    print(exc)\n"
                 "print(sorted(m for m in ('numpy', 'pandas', 'sklearn', 'matplotlib', 'scipy')"
                 " if m in sys.modules))")

@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mtc_cli.criteria.stability import disagreement
-from mtc_cli.datasets.correlation_graph import correlation_graph
-from mtc_cli.models import correlation
+from mtc_cli.core.criteria.stability import disagreement
+from mtc_cli.core.datasets.correlation_graph import correlation_graph
+from mtc_cli.core.models import correlation
 
 
 def random_graph(rng, n):

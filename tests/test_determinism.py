@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from mtc_cli import pipeline
-from mtc_cli.config import load_config
+from mtc_cli.run import pipeline
+from mtc_cli.run.config import load_config
 
 CONFIGS = sorted((Path(__file__).resolve().parent.parent / "configs").glob("*.yaml"))
 

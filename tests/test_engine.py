@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from sklearn.datasets import make_blobs
 
-from mtc_cli.results import write_csv
+from mtc_cli.core.files import write_csv
 from mtc_cli.selection import engine
 from mtc_cli.selection.estimator import OrderSelector
 from mtc_cli.selection.settings import make_settings

@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from mtc_cli import expressions
-from mtc_cli.errors import MtcError
+from mtc_cli.core.errors import MtcError
+from mtc_cli.show import expressions
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = pd.DataFrame({"k": [1, 2, 3, 4], "score": [4.0, 1.0, 0.5, 2.0],

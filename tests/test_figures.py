@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mtc_cli import plotting
+from mtc_cli.show import plotting
 
 
 def test_dodge_slots_are_symmetric_and_fit_the_grid_step():

@@ -1,12 +1,12 @@
-"""The gap statistic's k rules of R's cluster::maxSE (mtc_cli.criteria.gap_rules)."""
+"""The gap statistic's k rules of R's cluster::maxSE (mtc_cli.core.criteria.gap_rules)."""
 
 import math
 
 import numpy as np
 import pytest
 
-from mtc_cli.criteria.gap_rules import METHODS, choose
-from mtc_cli.criteria.gap_statistic import select_1se
+from mtc_cli.core.criteria.gap_rules import METHODS, choose
+from mtc_cli.core.criteria.gap_statistic import select_1se
 
 KS = np.arange(1, 9)
 # positions:   k=1   k=2   k=3   k=4   k=5   k=6   k=7   k=8

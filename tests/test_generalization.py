@@ -10,13 +10,13 @@ import pytest
 from scipy.special import logsumexp
 from scipy.stats import multivariate_normal
 
-from mtc_cli.criteria.generalization import (
+from mtc_cli.core.criteria.generalization import (
     generalization_error,
     ml_generalization_error,
     sensitivity_matrices,
 )
-from mtc_cli.datasets.gaussians import random_subspace, signal_plus_noise
-from mtc_cli.models import pca_density, rbf_density
+from mtc_cli.core.datasets.gaussians import random_subspace, signal_plus_noise
+from mtc_cli.core.models import pca_density, rbf_density
 
 
 def gaussian_derivatives(x: np.ndarray):

@@ -6,9 +6,9 @@ import pytest
 from scipy.stats import multivariate_normal
 from sklearn.mixture import GaussianMixture
 
-from mtc_cli.criteria.information import aic, bic
-from mtc_cli.criteria.transfer_cost import transfer_cost
-from mtc_cli.models import gmm
+from mtc_cli.core.criteria.information import aic, bic
+from mtc_cli.core.criteria.transfer_cost import transfer_cost
+from mtc_cli.core.models import gmm
 
 
 @pytest.fixture
@@ -65,7 +65,7 @@ def test_sample_uses_weights():
 def test_batched_em_is_sklearns_em(seed):
     """The batched steps change only how the full-covariance EM is computed: the same
     iterations, parameters and labels as scikit-learn's GaussianMixture, up to rounding."""
-    from mtc_cli.models.gmm_em import BatchedGaussianMixture
+    from mtc_cli.core.models.gmm_em import BatchedGaussianMixture
 
     rng = np.random.default_rng(seed)
     X = np.vstack([rng.normal(size=(150, 4)), rng.uniform(-3, 3, size=(150, 4))])
@@ -81,12 +81,12 @@ def test_batched_em_is_sklearns_em(seed):
 def test_batched_steps_by_component_and_in_blocks(monkeypatch):
     """full_m_step and full_log_densities against one component at a time (numpy and scipy),
     and computed in blocks of one component equal to all at once."""
-    from mtc_cli.models import gmm as gmm_em
+    from mtc_cli.core.models import gmm_steps
 
     rng = np.random.default_rng(3)
     X = rng.normal(size=(40, 3))
     resp = rng.dirichlet(np.ones(4), size=40)
-    nk, means, covs, prec = gmm_em.full_m_step(X, resp, 1e-6)
+    nk, means, covs, prec = gmm_steps.full_m_step(X, resp, 1e-6)
     for t in range(4):
         nt = resp[:, t].sum()
         mu = resp[:, t] @ X / nt
@@ -94,17 +94,17 @@ def test_batched_steps_by_component_and_in_blocks(monkeypatch):
         np.testing.assert_allclose(means[t], mu, rtol=1e-12)
         np.testing.assert_allclose(covs[t], cov, rtol=1e-12)
         np.testing.assert_allclose(prec[t] @ prec[t].T, np.linalg.inv(cov), rtol=1e-9)
-        np.testing.assert_allclose(gmm_em.full_log_densities(X, means, prec)[:, t],
+        np.testing.assert_allclose(gmm_steps.full_log_densities(X, means, prec)[:, t],
                                    multivariate_normal(mu, cov).logpdf(X), rtol=1e-10)
     np.testing.assert_allclose(nk, resp.sum(axis=0), rtol=1e-12)
-    whole = gmm_em.full_log_densities(X, means, prec)
-    monkeypatch.setattr(gmm_em, "_BLOCK", 1)
-    np.testing.assert_array_equal(gmm_em.full_m_step(X, resp, 1e-6)[2], covs)
-    np.testing.assert_array_equal(gmm_em.full_log_densities(X, means, prec), whole)
+    whole = gmm_steps.full_log_densities(X, means, prec)
+    monkeypatch.setattr(gmm_steps, "_BLOCK", 1)
+    np.testing.assert_array_equal(gmm_steps.full_m_step(X, resp, 1e-6)[2], covs)
+    np.testing.assert_array_equal(gmm_steps.full_log_densities(X, means, prec), whole)
 
 
 def test_batched_m_step_refuses_a_collapsed_component():
-    from mtc_cli.models.gmm import full_m_step
+    from mtc_cli.core.models.gmm_steps import full_m_step
 
     X = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]])  # on a line: singular covariance
     with pytest.raises(ValueError, match="ill-defined empirical covariance"):
@@ -113,12 +113,12 @@ def test_batched_m_step_refuses_a_collapsed_component():
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_batched_em_starts_from_sklearns_kmeans_labels(seed):
-    """The k-means initialisation through mtc_cli.models.sklearn_kmeans: the responsibilities
+    """The k-means initialisation through mtc_cli.core.models.sklearn_kmeans: the responsibilities
     of every restart (the shared RandomState advanced alike) equal GaussianMixture's, whose
     KMeans runs in one thread as every task does."""
     from threadpoolctl import threadpool_limits
 
-    from mtc_cli.models.gmm_em import BatchedGaussianMixture
+    from mtc_cli.core.models.gmm_em import BatchedGaussianMixture
 
     starts = {"ours": [], "ref": []}
 

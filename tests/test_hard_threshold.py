@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import optimize
 
-from mtc_cli.criteria import hard_threshold as ht
+from mtc_cli.core.criteria import hard_threshold as ht
 
 
 def low_rank(rng, m, n, svals):

@@ -27,7 +27,7 @@ def test_experiment_import_loads_no_matplotlib(name, root):
 
 
 def test_plotting_loads_pyplot_on_agg_at_first_figure(root):
-    assert _loaded("import mtc_cli.plotting", root) == []
-    code = ("from mtc_cli import plotting\nfig, _ = plotting.figure()\n"
+    assert _loaded("import mtc_cli.show.plotting", root) == []
+    code = ("from mtc_cli.show import plotting\nfig, _ = plotting.figure()\n"
             "import matplotlib\nassert matplotlib.get_backend().lower() == 'agg'")
     assert _loaded(code, root) == ["matplotlib", "matplotlib.pyplot"]

@@ -9,7 +9,7 @@ import pytest
 import scipy.sparse as sp
 from sklearn.metrics import silhouette_score
 
-from mtc_cli.criteria import internal_indices as ii
+from mtc_cli.core.criteria import internal_indices as ii
 
 LINE = np.array([[0.0], [1.0], [10.0], [11.0]])
 LINE_LABELS = [0, 0, 1, 1]

@@ -10,12 +10,12 @@ import pytest
 from scipy.spatial.distance import cdist
 from sklearn.cluster import KMeans
 
-from mtc_cli import mappings
-from mtc_cli.config import build
-from mtc_cli.criteria import kmeans_transfer as kt
-from mtc_cli.datasets.gaussians import mixture_pairs
-from mtc_cli.errors import MtcError
-from mtc_cli.models import kmeans
+from mtc_cli.core import mappings
+from mtc_cli.core.criteria import kmeans_transfer as kt
+from mtc_cli.core.datasets.gaussians import mixture_pairs
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.models import kmeans
+from mtc_cli.run.params import build
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 from scipy.special import logsumexp as scipy_logsumexp
 
-from mtc_cli.logsumexp import logsumexp
+from mtc_cli.core.logsumexp import logsumexp
 
 
 @pytest.mark.parametrize("order", ["C", "F"])

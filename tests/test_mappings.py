@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy.spatial.distance import cdist
 
-from mtc_cli import mappings
+from mtc_cli.core import mappings
 
 
 @pytest.fixture

@@ -1,11 +1,12 @@
-"""Milligan's (1985) generator and the league-table designs (mtc_cli.datasets.milligan_cooper)."""
+"""Milligan's (1985) generator and the league-table designs
+(mtc_cli.core.datasets.milligan_cooper)."""
 
 import json
 
 import numpy as np
 import pytest
 
-from mtc_cli.datasets import milligan_cooper as mc
+from mtc_cli.core.datasets import milligan_cooper as mc
 
 
 def rng(seed=0):

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mtc_cli.criteria import pac_mdl
+from mtc_cli.core.criteria import pac_mdl
 
 
 def bucket_exact(m, n, a, b) -> Fraction:

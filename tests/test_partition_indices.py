@@ -1,4 +1,4 @@
-"""Classical cluster-count indices (mtc_cli.criteria.partition_indices): hand-worked values,
+"""Classical cluster-count indices (mtc_cli.core.criteria.partition_indices): hand-worked values,
 brute-force cross-checks, the rules, sampling, degenerate partitions and a known limit."""
 
 import itertools
@@ -11,7 +11,7 @@ from scipy import stats
 from sklearn.cluster import KMeans
 from sklearn.datasets import make_blobs
 
-from mtc_cli.criteria import partition_indices as pi
+from mtc_cli.core.criteria import partition_indices as pi
 
 # Six points on a line, X = 0, 1, 2, 10, 11, 12 (n = 6, p = 1), and four partitions:
 #   k=1 {0,1,2,10,11,12}       W1 = 36+25+16+16+25+36 = 154   (about the mean 6)

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy.spatial.distance import cdist
 
-from mtc_cli.datasets import toy
-from mtc_cli.models import clusterers as C
+from mtc_cli.core.datasets import toy
+from mtc_cli.core.models import clusterers as C
 
 
 def minimax_brute(D):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mtc_cli.criteria.pca_mle import minka_rank
+from mtc_cli.core.criteria.pca_mle import minka_rank
 
 
 def planted(rng, n, d, r, noise):

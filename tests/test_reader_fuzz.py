@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis.extra import numpy as hnp
 
-from mtc_cli.datasets.user_data import SUFFIXES, UserData, load
-from mtc_cli.errors import MtcError
+from mtc_cli.core.datasets.user_data import SUFFIXES, UserData, load
+from mtc_cli.core.errors import MtcError
 
 # Hypothesis caches into ./.hypothesis, which pytest's norecursedirs (ours replaces the
 # default) would then warn about: keep it out of the checkout

@@ -24,9 +24,9 @@ import pandas as pd
 import pytest
 from sklearn.datasets import make_blobs
 
-from mtc_cli import codeversion, yamlio
-from mtc_cli.errors import MtcError
-from mtc_cli.models import gmm
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.models import gmm
+from mtc_cli.run import codeversion, yamlio
 
 pytestmark = pytest.mark.reliability
 
@@ -211,7 +211,7 @@ def test_the_memory_check_of_a_gmm_holds_for_a_csv(cli, tmp_path, monkeypatch):
     """The same check on a CSV (the review's 5 × 100 000 CSV failed after 54 s with 'out of
     memory … resume'; it is now refused once read, in 14 s): here a machine of 1 MiB against
     5 × 300 features at k = 2 (1.4 MB), full and spherical."""
-    monkeypatch.setattr("mtc_cli.experiment.physical_memory", lambda: 2**20)
+    monkeypatch.setattr("mtc_cli.run.experiment.physical_memory", lambda: 2**20)
     path = tmp_path / "wide.csv"
     pd.DataFrame(np.random.default_rng(0).normal(size=(5, 300))).to_csv(path, index=False)
     result = cli("select", path, "--out", tmp_path / "out")
@@ -387,10 +387,10 @@ def test_a_dead_worker_is_one_whole_line_and_resumes(tmp_path):
 
 
 def test_a_seeding_change_recomputes_the_select_cache(cli, tmp_path, monkeypatch):
-    """C5b: ``mtc_cli.tasking`` derives every task's generator (``task_rng``); it is in the
+    """C5b: ``mtc_cli.run.tasking`` derives every task's generator (``task_rng``); it is in the
     code version of ``select``, so editing it recomputes every cached task instead of serving
     rows the edited code would not give."""
-    assert "mtc_cli.tasking" in codeversion.modules_of(codeversion.TASKING)
+    assert "mtc_cli.run.tasking" in codeversion.modules_of(codeversion.TASKING)
     data = blobs(tmp_path / "small.csv")
     args = ("select", data, "--k", "1..3", "--criteria", "bic,mtc", *FAST, "--out",
             tmp_path / "out")
@@ -401,7 +401,7 @@ def test_a_seeding_change_recomputes_the_select_cache(cli, tmp_path, monkeypatch
 
     def edited(name):
         path, text = source(name)
-        if name == "mtc_cli.tasking":
+        if name == "mtc_cli.run.tasking":
             assert "spawn_key=words)" in text
             text = text.replace("spawn_key=words)", "spawn_key=words[::-1])")
         return path, text

@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 
 from experiments import role_mining_bmf as rm
-from mtc_cli.config import build
-from mtc_cli.datasets import access_control as ac
-from mtc_cli.errors import MtcError
+from mtc_cli.core.datasets import access_control as ac
+from mtc_cli.core.errors import MtcError
+from mtc_cli.run.params import build
 
 
 def test_skewed_roles_structure():

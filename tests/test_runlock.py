@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from mtc_cli import runlock
-from mtc_cli.errors import MtcError
+from mtc_cli.core.errors import MtcError
+from mtc_cli.run import runlock
 
 
 @pytest.mark.reliability

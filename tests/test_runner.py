@@ -6,10 +6,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mtc_cli import pipeline
-from mtc_cli.config import load_config
-from mtc_cli.registry import get_experiment
-from mtc_cli.tasking import task_key, task_rng
+from mtc_cli.run import pipeline
+from mtc_cli.run.config import load_config
+from mtc_cli.run.registry import get_experiment
+from mtc_cli.run.tasking import task_key, task_rng
 
 QUICK = ["sigma_over_d=[0.2, 1.0]", "reps=2", "k_max=3", "n=60", "n_init=1"]
 
@@ -104,14 +104,14 @@ def test_timing_columns_stay_out_of_the_csvs(root, tmp_path, monkeypatch):
 
 
 def test_every_experiments_code_version_holds_the_seeding_and_only_what_computes(monkeypatch):
-    """An edit of the seeding (``task_rng`` in ``mtc_cli/tasking.py``) changes the code
+    """An edit of the seeding (``task_rng`` in ``mtc_cli/run/tasking.py``) changes the code
     version of every shipped experiment — its cached tasks are then recomputed — and so does
     an edit of a formula in its imports; an edit of a module outside its imports, of the run
     and show layers (outside the seeding), or of any docstring or comment leaves every
     version alone."""
     import yaml
 
-    from mtc_cli import codeversion
+    from mtc_cli.run import codeversion
 
     configs = sorted((Path(__file__).resolve().parents[1] / "configs").glob("*.yaml"))
     names = sorted({f"experiments.{yaml.safe_load(c.read_text())['experiment']}"
@@ -132,43 +132,45 @@ def test_every_experiments_code_version_holds_the_seeding_and_only_what_computes
         monkeypatch.setattr(codeversion, "_source", edited(target, old, new))
         return {n: codeversion.code_version(n) for n in names}
 
-    assert all(v != before[n] for n, v in
-               versions("mtc_cli.tasking", "spawn_key=words)", "spawn_key=words[::-1])").items())
+    assert all(v != before[n] for n, v in versions(
+        "mtc_cli.run.tasking", "spawn_key=words)", "spawn_key=words[::-1])").items())
     # a formula: the gap statistic's log W_k (Tibshirani et al. 2001, eq. 2)
-    moved = versions("mtc_cli.criteria.gap_statistic", "/ counts).sum())",
+    moved = versions("mtc_cli.core.criteria.gap_statistic", "/ counts).sum())",
                      "/ (counts + 1)).sum())")
     assert moved["experiments.stability_toy"] != before["experiments.stability_toy"]
     assert moved["experiments.svd_denoising"] == before["experiments.svd_denoising"]
     for target, old, new in [
-            ("mtc_cli.models.text", "\n", "\n# an edit\n"),  # outside svd_denoising's imports
-            ("mtc_cli.runner", "def run_tasks(", "def _unused():\n    pass\n\n\ndef run_tasks("),
-            ("mtc_cli.cluster", "\n", "\nSOMETHING = 1\n"),
-            ("mtc_cli.config", "\n", "\nSOMETHING = 1\n"),
-            ("mtc_cli.plotting", "\n", "\nSOMETHING = 1\n"),
-            ("mtc_cli.criteria.stability", '"""', '"""An edited docstring. '),
-            ("mtc_cli.tasking", "def task_rng", "# a comment\ndef task_rng"),
+            ("mtc_cli.core.models.text", "\n", "\n# an edit\n"),  # outside svd_denoising's imports
+            ("mtc_cli.run.runner", "def run_tasks(",
+             "def _unused():\n    pass\n\n\ndef run_tasks("),
+            ("mtc_cli.run.dask_backend", "\n", "\nSOMETHING = 1\n"),
+            ("mtc_cli.run.config", "\n", "\nSOMETHING = 1\n"),
+            ("mtc_cli.show.plotting", "\n", "\nSOMETHING = 1\n"),
+            ("mtc_cli.core.criteria.stability", '"""', '"""An edited docstring. '),
+            ("mtc_cli.run.tasking", "def task_rng", "# a comment\ndef task_rng"),
             ("experiments.select", "def run_task", "# a comment\n    def run_task")]:
         assert versions(target, old, new) == before, target
 
 
 def test_no_task_runs_code_its_code_version_leaves_out(root):
-    """The run and show layers are left out of the code version (``NOT_COMPUTING``) because
+    """The run and show layers are left out of the code version (``computing``) because
     no task's rows pass through them: a task of every shipped config (its quick profile's
     shortest) calls no function of theirs but the memory check that refuses a GMM too big
-    for this machine before any fit, ``serialise_parse``'s lock and the naming of a temporary
-    file."""
+    for this machine before any fit and ``serialise_parse``'s lock."""
     import sys
 
-    from mtc_cli import codeversion
+    from mtc_cli.run import codeversion
 
     files = {}
-    for name in codeversion.NOT_COMPUTING:
-        base = root.joinpath(*name.split("."))
-        files[str(base.with_suffix(".py"))] = files[str(base / "__init__.py")] = name
-    # the lock around ast.parse, once a run in this process has started a thread, and the
-    # temporary file of the atomic write of a parsed corpus's cache (data/, first run only)
-    allowed = {"mtc_cli.experiment.physical_memory", "mtc_cli.pipeline.serial",
-               "mtc_cli.results.new_temp_file"}
+    for path in (root / "mtc_cli").rglob("*.py"):
+        parts = path.relative_to(root).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        if not codeversion.computing(name):
+            files[str(path)] = name
+    assert "mtc_cli.run.pipeline" in files.values() and "mtc_cli.show.plotting" in \
+        files.values() and "mtc_cli.run.tasking" not in files.values()
+    # the lock around ast.parse, once a run in this process has started a thread
+    allowed = {"mtc_cli.run.experiment.physical_memory", "mtc_cli.run.pipeline.serial"}
     for config in sorted((root / "configs").glob("*.yaml")):
         cfg = load_config(config, quick=True)
         exp = get_experiment(cfg.experiment)
@@ -192,7 +194,7 @@ def test_pooled_runs_go_longest_first_and_finish_each_run_when_its_tasks_are_don
     """``run_pooled``: tasks without an earlier cache entry first (in the runs' order), then
     by the compute time their earlier entries record, longest first; ``on_done(i)`` once per
     run, as soon as its last task is cached (at once for a run with nothing to compute)."""
-    from mtc_cli import runner
+    from mtc_cli.run import runner
 
     class Sleeper:
         name, timing_columns = "sleeper", ()
@@ -237,7 +239,7 @@ def test_a_remembered_code_version_holds_while_the_files_do(tmp_path, monkeypatc
     """``cached_code_version`` reads the version back while every file it hashed has its
     bytes and every module it found absent is still absent; an edit, a new module where an
     import named none, or a damaged store recomputes it (equal to ``code_version``)."""
-    from mtc_cli import codeversion
+    from mtc_cli.run import codeversion
 
     pkg = tmp_path / "src" / "pkgv"
     pkg.mkdir(parents=True)

@@ -278,7 +278,7 @@ def test_no_two_threads_parse_at_once(monkeypatch):
     import threading
     import time
 
-    from mtc_cli.pipeline import serialise_parse
+    from mtc_cli.run.pipeline import serialise_parse
 
     spans, real_parse = [], ast.parse
 

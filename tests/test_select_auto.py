@@ -12,7 +12,7 @@ from sklearn.cluster import AgglomerativeClustering
 from sklearn.datasets import make_blobs, make_moons
 from sklearn.metrics import adjusted_rand_score
 
-from mtc_cli.models import clusterers
+from mtc_cli.core.models import clusterers
 from mtc_cli.selection import auto, voting
 from mtc_cli.selection.criteria import (
     AUTO_MODELS,

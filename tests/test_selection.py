@@ -10,9 +10,9 @@ from sklearn.base import clone
 from sklearn.datasets import make_blobs
 
 from mtc_cli import OrderSelector
-from mtc_cli.criteria import gap_statistic
-from mtc_cli.criteria.kmeans_transfer import single_cluster_beta, soft_transfer_cost
-from mtc_cli.models import gmm
+from mtc_cli.core.criteria import gap_statistic
+from mtc_cli.core.criteria.kmeans_transfer import single_cluster_beta, soft_transfer_cost
+from mtc_cli.core.models import gmm
 from mtc_cli.selection import choice, voting
 from mtc_cli.selection.models import (
     Fit,
@@ -147,7 +147,7 @@ def test_reference_sets_work_on_a_fixed_sample_above_max_items():
 
 
 def test_the_coarse_capacity_grid_finds_the_same_maximum():
-    from mtc_cli.criteria.approximation_capacity import capacity
+    from mtc_cli.core.criteria.approximation_capacity import capacity
     from mtc_cli.selection.tasks import CAPACITY_GRID
 
     rng = np.random.default_rng(0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mtc_cli.datasets import shapes
+from mtc_cli.core.datasets import shapes
 
 
 @pytest.mark.parametrize("shape", list(shapes.SHAPES))

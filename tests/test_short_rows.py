@@ -1,4 +1,4 @@
-"""Compiled short-row reductions (mtc_cli.short_rows): numpy's and scipy's bits on every
+"""Compiled short-row reductions (mtc_cli.core.short_rows): numpy's and scipy's bits on every
 row length around the pairwise-summation thresholds, a brute-force pairwise sum, and the
 annealing's fixed point unchanged."""
 
@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy.special import softmax as scipy_softmax
 
-from mtc_cli import short_rows
-from mtc_cli.models import annealing
+from mtc_cli.core import short_rows
+from mtc_cli.core.models import annealing
 
 WIDTHS = [1, 2, 3, 7, 8, 9, 10, 15, 16, 17, 31, 64, 127, 128, 129, 136, 255, 256, 257, 1000]
 

@@ -1,4 +1,4 @@
-"""mtc_cli.models.sklearn_kmeans against scikit-learn's KMeans: the same centres, labels
+"""mtc_cli.core.models.sklearn_kmeans against scikit-learn's KMeans: the same centres, labels
 and inertia bit for bit, in one thread (as every task runs)."""
 
 import numpy as np
@@ -8,7 +8,7 @@ from sklearn.datasets import make_blobs
 from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import threadpool_limits
 
-from mtc_cli.models import sklearn_kmeans
+from mtc_cli.core.models import sklearn_kmeans
 
 
 def _case(seed: int):

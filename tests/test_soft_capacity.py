@@ -1,4 +1,4 @@
-"""Soft-mapped approximation capacity (mtc_cli.criteria.soft_capacity): the mapping of
+"""Soft-mapped approximation capacity (mtc_cli.core.criteria.soft_capacity): the mapping of
 MTC eq. 12 by hand, eq. 13 recovered under the identity mapping, the Hungarian renaming,
 and the two known cases (separated noise-free clusters: log₂ K bits; pure noise: 0 bits)
 plus the k-curve on well-separated blobs for k-means and the Gaussian mixture. Where the
@@ -8,8 +8,8 @@ numbers and the reason): it stays red the day it passes, so the finding is revis
 import numpy as np
 import pytest
 
-from mtc_cli.criteria.approximation_capacity import capacity
-from mtc_cli.criteria.soft_capacity import (
+from mtc_cli.core.criteria.approximation_capacity import capacity
+from mtc_cli.core.criteria.soft_capacity import (
     _mapping_beta,
     _matching,
     _soft_mapping,

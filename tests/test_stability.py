@@ -9,7 +9,7 @@ import pytest
 from sklearn.cluster import KMeans
 from sklearn.neighbors import NearestCentroid
 
-from mtc_cli.criteria import stability
+from mtc_cli.core.criteria import stability
 
 
 def brute_disagreement(a, b):

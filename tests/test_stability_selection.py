@@ -13,10 +13,11 @@ import pandas as pd
 import pytest
 from sklearn.cluster import KMeans
 
-from mtc_cli.criteria import clest, gap_statistic, model_order, prediction_strength, stability
-from mtc_cli.criteria.stability_resampling import instability_curve
-from mtc_cli.datasets import golub, toy
-from mtc_cli.models import clusterers as C
+from experiments import _lange2002 as lange2002
+from mtc_cli.core.criteria import clest, gap_statistic, prediction_strength, stability
+from mtc_cli.core.criteria.stability_resampling import instability_curve
+from mtc_cli.core.datasets import golub, toy
+from mtc_cli.core.models import clusterers as C
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -205,9 +206,9 @@ def test_prediction_strength_selection():
 @pytest.mark.parametrize("clusterer", ["kmeans", "pathbased"])
 def test_all_criteria_select_three_on_separated_blobs(clusterer):
     X, _ = blobs(seed=9, n=30)
-    c = model_order.Criteria(k_max=5, n_resamples=4, n_random=4, n_references=4,
+    c = lange2002.Criteria(k_max=5, n_resamples=4, n_random=4, n_references=4,
                              kmeans_n_init=5)
-    rows = pd.DataFrame(model_order.evaluate(X, clusterer, c, np.random.default_rng(10)))
+    rows = pd.DataFrame(lange2002.evaluate(X, clusterer, c, np.random.default_rng(10)))
     chosen = rows.groupby("criterion")["selected"].first().to_dict()
     assert chosen == {"stability": 3, "gap": 3, "clest": 3, "prediction_strength": 3}
 

@@ -10,11 +10,11 @@ import pandas as pd
 import pytest
 from PIL import Image
 
-from mtc_cli.criteria.transfer_cost import svd_transfer_costs, transfer_cost
-from mtc_cli.datasets import images
-from mtc_cli.errors import MtcError
-from mtc_cli.mappings import nearest_neighbour
-from mtc_cli.models import svd
+from mtc_cli.core.criteria.transfer_cost import svd_transfer_costs, transfer_cost
+from mtc_cli.core.datasets import images
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.mappings import nearest_neighbour
+from mtc_cli.core.models import svd
 
 LENA = "data/lena/lena512_gray.png"
 

@@ -6,7 +6,7 @@ import scipy.sparse as sp
 from scipy.special import iv, ive
 from sklearn.preprocessing import normalize
 
-from mtc_cli.models import text as mt
+from mtc_cli.core.models import text as mt
 
 
 def topics(seed=0, per=60, d=90, k=3, words=12, noise=1):

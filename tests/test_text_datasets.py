@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from mtc_cli.datasets import text
+from mtc_cli.core.datasets import text
 
 
 def make_tarball(path, messages):

@@ -14,8 +14,8 @@ import scipy.io
 import scipy.sparse as sp
 from PIL import Image
 
-from mtc_cli.datasets.user_data import FORMATS, UserData, _standardize, load
-from mtc_cli.errors import MtcError
+from mtc_cli.core.datasets.user_data import FORMATS, UserData, _standardize, load
+from mtc_cli.core.errors import MtcError
 
 
 def write(path, text: str):

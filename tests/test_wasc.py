@@ -13,10 +13,10 @@ import pytest
 from experiments.wasc_boolean_mac import capacity_in_use, fit, profile_mismatch
 from experiments.wasc_gmm_annealing import mds_axis, sample_aligned
 from experiments.wasc_phase_transitions import Params, order_parameters, separation, sources
-from mtc_cli.criteria.approximation_capacity import capacity
-from mtc_cli.datasets import boolean_sources as bs
-from mtc_cli.models import annealing, boolean, gibbs
-from mtc_cli.models.resolution import distinct_at
+from mtc_cli.core.criteria.approximation_capacity import capacity
+from mtc_cli.core.datasets import boolean_sources as bs
+from mtc_cli.core.models import annealing, boolean, gibbs
+from mtc_cli.core.models.resolution import distinct_at
 
 ROOT = Path(__file__).resolve().parents[1]
 

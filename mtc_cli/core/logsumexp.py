@@ -1,13 +1,13 @@
 """ln Σ exp along an axis, bit for bit as ``scipy.special.logsumexp`` (SciPy ≥ 1.15, real
 input) at a fraction of its array-API overhead — the E-steps of the EM fits and the wASC
 search call it thousands of times on small arrays. Along the last axis of a C-ordered array
-(every caller's case) the row reductions are compiled (:mod:`mtc_cli.short_rows`)."""
+(every caller's case) the row reductions are compiled (:mod:`mtc_cli.core.short_rows`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from mtc_cli.short_rows import row_sum, shifted_by_max
+from mtc_cli.core.short_rows import row_sum, shifted_by_max
 
 
 def logsumexp(a: np.ndarray, axis: int) -> np.ndarray:

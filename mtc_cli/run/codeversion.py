@@ -1,15 +1,16 @@
 """The code version of an experiment: a digest of the code that computes its tasks' rows —
 its module and every module of mtc (and of its own package) that it imports, directly or
-through others, plus :mod:`mtc_cli.tasking`, which keys, seeds and runs every task.
+through others, plus :mod:`mtc_cli.run.tasking`, which keys, seeds and runs every task.
 
 Read statically from the ``import`` statements (function-level imports included), so that
 a change to ``models/text.py`` marks the cached tasks of the PAC-MDL experiment as stale
 and leaves those of the GMM experiments alone. Two things stay out, so that an edit that
 cannot move a row keeps every cached task:
 
-- the run and show layers (:data:`NOT_COMPUTING`: reading configs, scheduling, caching,
-  deriving the tables, drawing), which the rows never pass through — tables and figures
-  are derived anew from the cached rows on every run;
+- the run and show layers (``mtc_cli.run``, ``mtc_cli.show``: reading configs,
+  scheduling, caching, deriving the tables, drawing; :func:`computing`), which the rows
+  never pass through — tables and figures are derived anew from the cached rows on every
+  run — but for the seeding and execution of a task (``mtc_cli.run.tasking``);
 - docstrings and comments: each module is hashed as its syntax tree without them.
 
 A task cache entry records the version it was computed with; an entry of another version
@@ -25,20 +26,23 @@ import os
 from functools import cache
 from pathlib import Path
 
+from mtc_cli.core.files import atomic_write_text, file_sha256
+
 #: packages whose modules are followed (besides the experiment's own top-level package)
 FOLLOWED = ("mtc_cli",)
 
-#: the run and show layers of mtc: modules no task's rows are computed by, not followed
-NOT_COMPUTING = frozenset({
-    "mtc_cli", "mtc_cli.agreement", "mtc_cli.allocator", "mtc_cli.cli", "mtc_cli.cluster",
-    "mtc_cli.codeversion", "mtc_cli.config", "mtc_cli.curves", "mtc_cli.declared",
-    "mtc_cli.errors", "mtc_cli.experiment", "mtc_cli.expressions", "mtc_cli.pipeline",
-    "mtc_cli.plotting", "mtc_cli.registry", "mtc_cli.report", "mtc_cli.results",
-    "mtc_cli.runlock", "mtc_cli.runner", "mtc_cli.selection.figure",
-    "mtc_cli.selection.report", "mtc_cli.yamlio"})
+#: the run and show layers (reading configs, scheduling, caching, deriving the tables,
+#: drawing): no task's rows are computed by their modules, which are not followed ...
+NOT_COMPUTING_LAYERS = ("mtc_cli.run", "mtc_cli.show")
+#: ... but for the task's key, generator and execution (:data:`TASKING`) and the malloc
+#: thresholds it sets in every worker
+RUN_COMPUTING = frozenset({"mtc_cli.run.tasking", "mtc_cli.run.allocator"})
+#: the package's front and the product's presentation modules, not followed either
+NOT_COMPUTING = frozenset({"mtc_cli", "mtc_cli.cli", "mtc_cli.selection.figure",
+                           "mtc_cli.selection.report"})
 
 #: keys, seeds and runs every task: its closure is part of every experiment's code version
-TASKING = "mtc_cli.tasking"
+TASKING = "mtc_cli.run.tasking"
 
 
 @cache
@@ -86,10 +90,19 @@ def _imports(name: str, source: str, is_package: bool) -> set[str]:
     return out
 
 
+def computing(name: str) -> bool:
+    """Whether module ``name`` can compute a task's rows: not of the run and show layers
+    (but for :data:`RUN_COMPUTING`) nor of :data:`NOT_COMPUTING`."""
+    if name in RUN_COMPUTING:
+        return True
+    return name not in NOT_COMPUTING and not any(
+        name == layer or name.startswith(layer + ".") for layer in NOT_COMPUTING_LAYERS)
+
+
 @cache
 def modules_of(name: str) -> tuple[str, ...]:
     """``name`` and every followed module it imports, transitively, sorted (the modules
-    of :data:`NOT_COMPUTING` neither counted nor followed)."""
+    that are not :func:`computing` neither counted nor followed)."""
     return _closure(name)[0]
 
 
@@ -101,7 +114,7 @@ def _closure(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     seen, missing, todo = set(), set(), [name]
     while todo:
         mod = todo.pop()
-        if mod in seen or mod.split(".")[0] not in roots or mod in NOT_COMPUTING:
+        if mod in seen or mod.split(".")[0] not in roots or not computing(mod):
             continue
         found = _source(mod)
         if found is None:
@@ -160,7 +173,7 @@ def cached_code_version(name: str) -> str:
     known = known if isinstance(known, dict) else {}
     try:
         entry = known[key]
-        if all(_digest(p) == d for p, d in entry["files"].items()) \
+        if all(file_sha256(p) == d for p, d in entry["files"].items()) \
                 and not any(os.path.exists(p) for p in entry["absent"]):
             return entry["version"]
     except (OSError, KeyError, TypeError, AttributeError):
@@ -168,24 +181,18 @@ def cached_code_version(name: str) -> str:
     names = sorted({*_closure(name)[0], *_closure(TASKING)[0]})
     absent = sorted({*_closure(name)[1], *_closure(TASKING)[1]})
     try:
-        files = {p: _digest(p) for p in (_source(m)[0] for m in names)}
+        files = {p: file_sha256(p) for p in (_source(m)[0] for m in names)}
     except OSError:
         return code_version(name)
     version = code_version(name)
     known[key] = {"files": files, "absent": [str(p) for m in absent for p in _candidates(m)],
                   "version": version}
     try:
-        from mtc_cli.results import atomic_write_text
-
         store.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(store, json.dumps(known, sort_keys=True))
     except OSError:
         pass
     return version
-
-
-def _digest(path: str) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def _candidates(name: str) -> list[Path]:

@@ -7,8 +7,8 @@ import contextlib
 import os
 from dataclasses import dataclass
 
-from mtc_cli.config import build, param, read_yaml
-from mtc_cli.errors import MtcError
+from mtc_cli.core.errors import MtcError
+from mtc_cli.run.params import build, param, read_yaml
 
 #: dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_=65536, which made heavy sparse
 #: tasks about 20-24 % slower (tests/benchmarks/bench_dask_environment.py); None unsets it

@@ -24,7 +24,7 @@ TYPES = {"int": int, "float": float, "str": str, "bool": bool, "list": list, "Pa
          "Any": typing.Any}
 #: packages whose modules' constants are read (finding a module imports its parents)
 OWN = ("mtc_cli", "experiments")
-#: the arguments of :func:`mtc_cli.config.param` that the stand-in checks, each with the
+#: the arguments of :func:`mtc_cli.run.params.param` that the stand-in checks, each with the
 #: value that checks nothing when the source does not state it as a literal
 CHECKS = {"min": None, "max": None, "choices": None, "allow_nan": True}
 

@@ -4,7 +4,7 @@ An experiment module in ``experiments/`` defines a subclass of :class:`Experimen
 exposes one instance as ``experiment``. The runner knows nothing else about it.
 
 - ``Params``: a dataclass of the experiment's config keys (fields made with
-  :func:`mtc_cli.config.param`).
+  :func:`mtc_cli.run.params.param`).
 - ``tasks(params)``: one dict per sweep point × repetition. A task holds everything its
   computation depends on (and nothing about other sweep points): it is hashed into the
   task's cache key and the spawn key of its random generator.
@@ -30,8 +30,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mtc_cli.errors import MtcError
-from mtc_cli.results import summarize_selection
+from mtc_cli.core.errors import MtcError
+from mtc_cli.show.tables import summarize_selection
 
 
 def physical_memory() -> int:

@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from mtc_cli import agreement, runlock
-from mtc_cli.config import Config, config_from_mapping
-from mtc_cli.errors import MtcError
-from mtc_cli.registry import get_experiment
-from mtc_cli.results import check_targets, write_csv, write_json
-from mtc_cli.runner import (
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.files import write_csv, write_json
+from mtc_cli.run import agreement, runlock
+from mtc_cli.run.config import Config, config_from_mapping
+from mtc_cli.run.registry import get_experiment
+from mtc_cli.run.runner import (
     experiment_version,
     git_commit,
     load_rows,
@@ -35,6 +35,7 @@ from mtc_cli.runner import (
     run_tasks,
     task_key,
 )
+from mtc_cli.show.targets import check_targets
 
 
 @dataclass
@@ -51,7 +52,7 @@ class Outcome:
 def start_workers(jobs: int, modules: tuple[str, ...]) -> None:
     """Start the ``jobs`` loky workers of a run in a background thread, each importing
     ``modules``, while this process reads the data and plans the tasks. The run's
-    ``Parallel`` in :func:`mtc_cli.runner.run_tasks` has the same configuration (backend,
+    ``Parallel`` in :func:`mtc_cli.run.runner.run_tasks` has the same configuration (backend,
     initializer, workers), so loky hands it these workers instead of starting its own; if
     it ever differs, the workers are merely started twice. For small selections, where
     starting workers and importing scikit-learn in them is a large part of the time."""
@@ -60,7 +61,7 @@ def start_workers(jobs: int, modules: tuple[str, ...]) -> None:
 
     from joblib import Parallel, delayed, parallel_config
 
-    from mtc_cli.runner import quiet_tracker, watch_parent
+    from mtc_cli.run.runner import quiet_tracker, watch_parent
 
     def warm() -> None:
         quiet_tracker()
@@ -145,7 +146,7 @@ def run(cfg: Config, *, out: Path | None = None, jobs: int = 1, force: bool = Fa
     if shard is not None:
         label += f" shard {shard[0]}/{shard[1]}"
     if backend == "dask":
-        from mtc_cli.cluster import dask_client
+        from mtc_cli.run.dask_backend import dask_client
 
         spec = cluster if cluster is not None else cfg.cluster
         client_cm = dask_client(scheduler=scheduler, spec=spec, jobs=jobs)
@@ -173,7 +174,7 @@ def run(cfg: Config, *, out: Path | None = None, jobs: int = 1, force: bool = Fa
 
 def run_many(cfgs: list[Config], *, jobs: int, force: bool = False, on_outcome=None) -> list:
     """Run several configs, each into its default run directory, in one pool of ``jobs``
-    loky workers (:func:`mtc_cli.runner.run_pooled`: the longest tasks first, no worker idle
+    loky workers (:func:`mtc_cli.run.runner.run_pooled`: the longest tasks first, no worker idle
     between configs). Every config is checked and its run directory prepared before any
     task runs; each config is finished (tables, targets, figures, run.json) in this process
     as soon as its last task is cached, while the workers go on with the others, and handed

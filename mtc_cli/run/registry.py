@@ -11,8 +11,8 @@ import importlib
 import pkgutil
 from types import SimpleNamespace
 
-from mtc_cli import declared
-from mtc_cli.errors import MtcError
+from mtc_cli.core.errors import MtcError
+from mtc_cli.run import declared
 
 GROUP = "mtc.experiments"
 _PLUGINS: set[str] = set()
@@ -25,10 +25,12 @@ def enable(module: str) -> None:
 
 
 def experiment_names() -> list[str]:
-    """Names of the experiments shipped in the ``experiments`` package."""
+    """Names of the experiments shipped in the ``experiments`` package (a module whose name
+    starts with ``_`` is a protocol shared by several, not an experiment)."""
     import experiments
 
-    return sorted(m.name for m in pkgutil.iter_modules(experiments.__path__))
+    return sorted(m.name for m in pkgutil.iter_modules(experiments.__path__)
+                  if not m.name.startswith("_"))
 
 
 def _entry_points() -> dict[str, str]:
@@ -83,7 +85,7 @@ def description(name: str) -> str:
 
 def declared_experiment(name: str):
     """A stand-in of the shipped experiment ``name`` whose ``Params`` is read from its
-    module's source (:func:`mtc_cli.declared.params`; a test holds each shipped one to
+    module's source (:func:`mtc_cli.run.declared.params`; a test holds each shipped one to
     checking less than the real one, never more), or None (a module of yours); nothing is
     imported."""
     module = module_of(name)

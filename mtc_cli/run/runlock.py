@@ -14,7 +14,7 @@ import socket
 import time
 from pathlib import Path
 
-from mtc_cli.errors import MtcError
+from mtc_cli.core.errors import MtcError
 
 NAME = ".mtc-lock"
 

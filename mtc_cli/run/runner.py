@@ -1,6 +1,6 @@
 """Tasks → joblib workers → one cached file per finished task → merged rows.
 
-Each task is keyed, seeded and run by :mod:`mtc_cli.tasking`. Each finished task is
+Each task is keyed, seeded and run by :mod:`mtc_cli.run.tasking`. Each finished task is
 written atomically to ``<run>/tasks/<key>.json`` by the process that computed it, so an
 interrupted run loses nothing and a rerun computes only what is missing.
 """
@@ -22,9 +22,9 @@ import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 from threadpoolctl import threadpool_info
 
-from mtc_cli.errors import MtcError
-from mtc_cli.results import atomic_write_text
-from mtc_cli.tasking import ROW_COLUMNS, compute, identity, plain, task_key
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.files import atomic_write_text, file_sha256
+from mtc_cli.run.tasking import ROW_COLUMNS, compute, identity, plain, task_key
 
 
 def _keep(record: dict, cache: Path, stamp: dict) -> None:
@@ -183,7 +183,7 @@ def plan_tasks(experiment, tasks: list[dict], seed: int, run_dir: Path, *,
     whose index is ``i`` modulo ``n``) without a valid cache entry in ``run_dir/tasks``. A
     cache entry that is unreadable, belongs to another task, has rows that do not match
     their digest or was computed by another code version
-    (:func:`mtc_cli.codeversion.code_version`) is recomputed, and ``warn`` (one line each)
+    (:func:`mtc_cli.run.codeversion.code_version`) is recomputed, and ``warn`` (one line each)
     says so."""
     warn = warn or _warn
     run_dir = Path(run_dir)
@@ -309,7 +309,7 @@ def output_digests(run_dir: Path) -> dict[str, str]:
         for name in files:
             path = Path(top) / name
             if not name.startswith(".") and path != run_dir / "run.json":
-                out[str(path.relative_to(run_dir))] = hashlib.sha256(path.read_bytes()).hexdigest()
+                out[str(path.relative_to(run_dir))] = file_sha256(path)
     return out
 
 
@@ -356,8 +356,8 @@ def quiet_tracker() -> None:
 
 
 def experiment_version(experiment) -> str:
-    """The code version of an experiment object (:mod:`mtc_cli.codeversion`)."""
-    from mtc_cli import codeversion
+    """The code version of an experiment object (:mod:`mtc_cli.run.codeversion`)."""
+    from mtc_cli.run import codeversion
 
     return codeversion.cached_code_version(type(experiment).__module__)
 
@@ -406,9 +406,9 @@ def provenance(cfg, stats: dict) -> dict:
     import platform
     from importlib.metadata import PackageNotFoundError, version
 
-    from mtc_cli import __version__
+    from mtc_cli.run.versions import mtc_version
 
-    versions = {"mtc": __version__, "python": platform.python_version()}
+    versions = {"mtc": mtc_version(), "python": platform.python_version()}
     for pkg in ("numpy", "scipy", "scikit-learn", "pandas", "joblib", "matplotlib", "dask"):
         try:
             versions[pkg] = version(pkg)
@@ -474,7 +474,7 @@ def _reproduced(meta: dict, stats: dict) -> dict | None:
 def git_commit() -> str | None:
     import subprocess
 
-    from mtc_cli.config import PROJECT_ROOT
+    from mtc_cli.run.params import PROJECT_ROOT
 
     try:
         out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=PROJECT_ROOT, capture_output=True,

@@ -1,5 +1,5 @@
 """How a task runs: its key, its random generator, its execution — the part of the runner
-that every experiment's code version holds (:mod:`mtc_cli.codeversion`).
+that every experiment's code version holds (:mod:`mtc_cli.run.codeversion`).
 
 Each task's key is a hash of its own parameters (and the seed), and its random generator
 is ``default_rng(SeedSequence(seed, spawn_key=key))``: results depend neither on ``-j``,
@@ -17,7 +17,7 @@ import numpy as np
 from joblib import parallel_config
 from threadpoolctl import threadpool_limits
 
-from mtc_cli.allocator import keep_freed_memory
+from mtc_cli.run.allocator import keep_freed_memory
 
 ROW_COLUMNS = ("rep", "criterion", "k", "score")
 
@@ -60,7 +60,7 @@ def plain(obj):
 def compute(experiment, task: dict, key: str, seed: int) -> dict:
     """Run one task with one BLAS/OpenMP thread, joblib's sequential backend for any
     parallel call inside it and the allocator tuned for large temporaries
-    (:mod:`mtc_cli.allocator`); return its rows and compute time.
+    (:mod:`mtc_cli.run.allocator`); return its rows and compute time.
 
     joblib's dask backend hands a task its own backend with all workers as the default for
     nested calls (loky's workers get the sequential one): scikit-learn's pairwise distances

@@ -1,6 +1,6 @@
 """Reading YAML configs safely: ``yaml.SafeLoader`` (no Python objects), duplicate keys
 refused, alias expansion bounded (a "billion laughs" file is refused before it is built),
-text that is not UTF-8 refused — each as one :class:`~mtc_cli.errors.MtcError` line."""
+text that is not UTF-8 refused — each as one :class:`~mtc_cli.core.errors.MtcError` line."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from mtc_cli.errors import MtcError, not_found
+from mtc_cli.core.errors import MtcError, not_found
 
 #: largest config file read, in bytes
 MAX_BYTES = 100 * 2**20

@@ -6,7 +6,7 @@ Every algorithm of :data:`~mtc_cli.selection.criteria.AUTO_MODELS` runs its own 
 Lange et al. (eq. 6: the disagreement of a half's own solution with the one transferred from
 the other half, over that of random labellings), which makes the stability of different k
 comparable. Across algorithms the baseline here keeps the cluster sizes (the transferred
-labels permuted, :func:`mtc_cli.criteria.stability.permuted_label_disagreement`) where
+labels permuted, :func:`mtc_cli.core.criteria.stability.permuted_label_disagreement`) where
 Lange et al. draw k labels uniformly: an algorithm that splits one outlier off a single big
 cluster agrees with itself almost everywhere, and against uniform labels it would look
 stable; against its own sizes it does not. The winner is the algorithm whose curve reaches

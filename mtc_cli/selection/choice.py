@@ -63,7 +63,7 @@ def evaluate(rows: pd.DataFrame, criterion: str, *, ps_threshold: float = 0.8,
     """(curve, chosen k, per-replicate choices, note) of one criterion from its rows.
     ``curve``: a frame indexed by k with ``value`` (what the rule reads) and a band
     ``lo``/``hi`` (quartiles over splits, or ± s_k for the gap statistic)."""
-    from mtc_cli.criteria import (
+    from mtc_cli.core.criteria import (
         clest,
         gap_rules,
         gap_statistic,
@@ -71,7 +71,7 @@ def evaluate(rows: pd.DataFrame, criterion: str, *, ps_threshold: float = 0.8,
         prediction_strength,
         stability,
     )
-    from mtc_cli.criteria.partition_indices import INDICES
+    from mtc_cli.core.criteria.partition_indices import INDICES
 
     sub = rows[rows["criterion"] == ("gap" if criterion in GAP_RULES else criterion)]
     note = ""

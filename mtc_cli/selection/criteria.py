@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mtc_cli.criteria.partition_index_table import TABLE as INDEX_TABLE
+from mtc_cli.core.criteria.partition_index_table import TABLE as INDEX_TABLE
 
 #: model → what its k counts
 MODELS = {

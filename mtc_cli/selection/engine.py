@@ -18,9 +18,9 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from mtc_cli.run.tasking import ROW_COLUMNS, plain, task_key, task_rng
 from mtc_cli.selection.settings import Settings
 from mtc_cli.selection.tasks import plan, run_task
-from mtc_cli.tasking import ROW_COLUMNS, plain, task_key, task_rng
 
 #: the name every selection's task keys are hashed under (that of the ``select`` experiment)
 NAME = "select"

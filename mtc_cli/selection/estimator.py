@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
 
-from mtc_cli.errors import MtcError
+from mtc_cli.core.errors import MtcError
 from mtc_cli.selection import auto, choice, engine, voting
 from mtc_cli.selection.criteria import AUTO_MODELS, CLUSTERING, CRITERIA, MODELS
 from mtc_cli.selection.settings import check_data, make_settings, parse_range
@@ -159,7 +159,7 @@ class OrderSelector(BaseEstimator):
         from mtc_cli.selection.figure import draw_curves
 
         if ax is None:
-            from mtc_cli import plotting
+            from mtc_cli.show import plotting
 
             ax = plotting.figure(1, 1, width=7.0, height=4.0)[1][0, 0]
         draw_curves(ax, self.curves_, self.summary_)

@@ -47,7 +47,7 @@ def draw_curves(ax, curves: pd.DataFrame, summary: pd.DataFrame) -> None:
     no curve (a rank from a threshold or an evidence maximum) appear in the legend only."""
     from matplotlib.lines import Line2D
 
-    from mtc_cli import plotting
+    from mtc_cli.show import plotting
 
     colours = plotting.cmap_cycle(len(summary))
     chosen = summary.set_index("criterion")["selected_k"]
@@ -131,7 +131,7 @@ def save_figure(curves: pd.DataFrame, summary: pd.DataFrame, vote: pd.DataFrame,
     """Curves (top, legend on the right), vote and the data view (bottom) in one PNG."""
     from matplotlib.gridspec import GridSpec
 
-    from mtc_cli import plotting
+    from mtc_cli.show import plotting
 
     fig = plotting.new_figure(11.0, 8.0)
     gs = GridSpec(2, 2, figure=fig, height_ratios=[1.15, 1.0], width_ratios=[0.75, 1.25],
@@ -177,7 +177,7 @@ def save_auto_figure(stability: pd.DataFrame, decision: pd.DataFrame,
                      projection: pd.DataFrame | None, title: str, path: Path) -> Path:
     """``--model auto``: the stability curves (left) and the data view coloured by the
     winner's clustering at its voted k (right)."""
-    from mtc_cli import plotting
+    from mtc_cli.show import plotting
 
     fig = plotting.new_figure(12.0, 4.8)
     ax_curves = fig.add_axes([0.06, 0.12, 0.38, 0.72])

@@ -5,7 +5,7 @@ costs ε_ik, its natural predictor and its transfer cost as the MTC paper prescr
   predictor is the Bayes rule; the transfer cost is the negative log-likelihood of X²
   under the mixture of X¹ (eqs. 3 and 6 of Frank et al. 2011, Sect. 3);
 - ``kmeans`` — k-means (scikit-learn's ``KMeans``, through
-  :mod:`mtc_cli.models.sklearn_kmeans`); ε_ik = ‖x_i − μ_k‖²; the predictor is
+  :mod:`mtc_cli.core.models.sklearn_kmeans`); ε_ik = ‖x_i − μ_k‖²; the predictor is
   the nearest centroid; the transfer cost uses the soft mapping of eq. 14 with
   β = 0.75 / R(s¹, X¹, 1) (Sect. 7) — the nearest-neighbour mapping (eq. 11) always
   selects the largest k offered and is not used;
@@ -39,10 +39,10 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from mtc_cli.criteria import kmeans_transfer
-from mtc_cli.criteria.transfer_cost import transfer_cost
-from mtc_cli.mappings import soft
-from mtc_cli.models import clusterers, gmm, kmeans, sklearn_kmeans, text
+from mtc_cli.core.criteria import kmeans_transfer
+from mtc_cli.core.criteria.transfer_cost import transfer_cost
+from mtc_cli.core.mappings import soft
+from mtc_cli.core.models import clusterers, gmm, kmeans, sklearn_kmeans, text
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ class Gmm(_PerK):
         return Fit(k, sol, self.predict(Fit(k, sol, np.empty(0)), X))
 
     def costs(self, fit: Fit, X) -> np.ndarray:
-        """ε_ik = −ln π_k N(x_i | μ_k, Σ_k) (:func:`mtc_cli.models.gmm.component_costs`)."""
+        """ε_ik = −ln π_k N(x_i | μ_k, Σ_k) (:func:`mtc_cli.core.models.gmm.component_costs`)."""
         return gmm.component_costs(fit.solution, X)
 
     def predict(self, fit: Fit, X) -> np.ndarray:
@@ -113,7 +113,7 @@ class Gmm(_PerK):
 @dataclass(frozen=True)
 class Kmeans(_PerK):
     """k-means (scikit-learn ``KMeans``, k-means++ seeding, best of ``n_init`` runs:
-    :func:`mtc_cli.models.sklearn_kmeans.fit`)."""
+    :func:`mtc_cli.core.models.sklearn_kmeans.fit`)."""
 
     n_init: int = 1
     beta_factor: float = 0.75
@@ -126,7 +126,7 @@ class Kmeans(_PerK):
         return Fit(k, kmeans.KmeansSolution(centroids, labels), labels)
 
     def costs(self, fit: Fit, X) -> np.ndarray:
-        """ε_ik = ‖x_i − μ_k‖² (:func:`mtc_cli.models.kmeans.squared_distances`)."""
+        """ε_ik = ‖x_i − μ_k‖² (:func:`mtc_cli.core.models.kmeans.squared_distances`)."""
         return kmeans.squared_distances(fit.solution.centroids, X)
 
     def predict(self, fit: Fit, X) -> np.ndarray:
@@ -135,7 +135,7 @@ class Kmeans(_PerK):
 
     def transfer_cost(self, fit: Fit, X1, X2) -> float:
         """Eq. 14 of Frank et al. 2011 with β = factor / R(s¹, X¹, 1) (Sect. 7):
-        :func:`mtc_cli.criteria.kmeans_transfer.soft_transfer_cost`."""
+        :func:`mtc_cli.core.criteria.kmeans_transfer.soft_transfer_cost`."""
         beta = kmeans_transfer.single_cluster_beta(X1, self.beta_factor)
         return kmeans_transfer.soft_transfer_cost(fit.solution, X2, beta)
 
@@ -170,7 +170,7 @@ class SphericalKmeansSolution:
 
 @dataclass(frozen=True)
 class SphericalKmeans(_PerK):
-    """Spherical k-means (:func:`mtc_cli.models.text.spkmeans`) from ``n_init`` sets of k
+    """Spherical k-means (:func:`mtc_cli.core.models.text.spkmeans`) from ``n_init`` sets of k
     seed documents (:meth:`seeds`), the run of least cost Σ_i (1 − x_iᵀμ_c(i)) kept. Rows
     of X must have unit L2 norm (:func:`unit_rows`)."""
 
@@ -278,7 +278,7 @@ class _Labels:
         """The labels of the objects X under the training solutions ``labels`` ({k: labels
         of X_train}): the nearest training object's label (computed once for every k), in
         blocks of rows."""
-        from mtc_cli.mappings import nearest_neighbour
+        from mtc_cli.core.mappings import nearest_neighbour
 
         X = np.asarray(X, dtype=np.float64)
         nearest = nearest_neighbour(X_train, X, chunk=max(1, 2_000_000 // max(1, len(X_train))))
@@ -370,8 +370,8 @@ class Spectral(_Labels):
 @dataclass(frozen=True)
 class PathBased(_Labels):
     """Path-based clustering (Fischer, Zöller & Buhmann 2001;
-    :func:`mtc_cli.models.clusterers.pathbased_cluster`, one agglomeration for every k) with
-    its own predictor (:func:`~mtc_cli.models.clusterers.pathbased_predict`). Deterministic."""
+    :func:`mtc_cli.core.models.clusterers.pathbased_cluster`, one agglomeration for every k) with
+    its own predictor (:func:`~mtc_cli.core.models.clusterers.pathbased_predict`). Deterministic."""
 
     max_items: int = 2000
     name: str = "pathbased"

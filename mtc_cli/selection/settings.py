@@ -3,7 +3,7 @@
 :func:`make_settings` is the one validation of a selection, shared by ``mtc select``, the
 ``select`` experiment's config and :class:`~mtc_cli.selection.estimator.OrderSelector`:
 the model against the kind of data, the k range against the number of objects, the
-criteria against the model and the range. Errors are :class:`~mtc_cli.errors.MtcError`
+criteria against the model and the range. Errors are :class:`~mtc_cli.core.errors.MtcError`
 lines naming the key and the value.
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mtc_cli.errors import MtcError
+from mtc_cli.core.errors import MtcError
 from mtc_cli.selection.criteria import CRITERIA, LABEL_CLUSTERING, applicable
 
 #: the fewest objects a selection runs on: two in each random half
@@ -133,7 +133,7 @@ def _check_gmm_memory(k: int, d: int, covariance_type: str) -> None:
     """Refuse, before any fit, a GMM whose k covariance matrices of d × d (full, tied and
     spherical are held so: k·d²·8 bytes per fit) exceed this machine's memory; diag keeps
     k·d numbers."""
-    from mtc_cli.experiment import physical_memory
+    from mtc_cli.run.experiment import physical_memory
 
     need, total = 8 * k * d * d, physical_memory()
     if covariance_type != "diag" and need > total:
@@ -191,11 +191,11 @@ def _check_scale(X: np.ndarray, name: str) -> None:
 
 
 def _check_gmm_scale(X: np.ndarray, name: str) -> None:
-    """EM adds :data:`~mtc_cli.models.gmm.REG_COVAR` to every variance. Refuse features whose
+    """EM adds :data:`~mtc_cli.core.models.gmm.REG_COVAR` to every variance. Refuse features whose
     variance loses it in rounding (a component on fewer points than dimensions then cannot be
     fitted: scikit-learn's error at values of 10⁶) or that it would swamp (every variance
     below 100 × REG_COVAR: the components blur into one, k = 1 at values of 10⁻⁵)."""
-    from mtc_cli.models.gmm import REG_COVAR
+    from mtc_cli.core.models.gmm import REG_COVAR
 
     top = float(X.var(axis=0).max())
     if top * np.finfo(np.float64).eps > REG_COVAR:

@@ -97,7 +97,7 @@ def _model(s: Settings):
 def _nearest(model_name: str, X1, X2) -> np.ndarray:
     """ψ: for every row of X² its nearest row of X¹ (cosine for spherical k-means,
     Hamming for Boolean rows, else Euclidean), computed in bounded-memory blocks."""
-    from mtc_cli import mappings
+    from mtc_cli.core import mappings
 
     if model_name == "spkmeans":
         return mappings.nearest_neighbour_cosine(X1, X2)
@@ -114,7 +114,7 @@ def _sample(n: int, size: int, rng: np.random.Generator) -> np.ndarray:
 
 
 def _halves(n: int, rng: np.random.Generator):
-    from mtc_cli.criteria.stability import split_halves
+    from mtc_cli.core.criteria.stability import split_halves
 
     return split_halves(n, rng)
 
@@ -125,13 +125,13 @@ def _split_clustering(X, s: Settings, rng) -> list[dict]:
     """Random halves X¹, X², both fitted for every k; per k: the transfer cost (eq. 3, both
     directions averaged), the capacity (eq. 13, both directions averaged; samples of at most
     ``max_items`` of each half aligned by the soft mapping of MTC eq. 12,
-    :mod:`mtc_cli.criteria.soft_capacity`), the disagreement
+    :mod:`mtc_cli.core.criteria.soft_capacity`), the disagreement
     of A_k(X²) with the prediction of X¹'s solution on X² and its random-labelling baselines
     (``random``: uniform labels, Lange et al.; ``permuted``: the same labels permuted, which
     keeps the cluster sizes — :mod:`mtc_cli.selection.auto` compares algorithms by it), and
     the prediction strength of the same pair (Tibshirani & Walther)."""
-    from mtc_cli.criteria import prediction_strength, stability
-    from mtc_cli.criteria.soft_capacity import alignment, soft_capacity
+    from mtc_cli.core.criteria import prediction_strength, stability
+    from mtc_cli.core.criteria.soft_capacity import alignment, soft_capacity
 
     model = _model(s)
     i1, i2 = _halves(X.shape[0], rng)
@@ -188,8 +188,8 @@ def _split_clustering(X, s: Settings, rng) -> list[dict]:
 def _split_svd(X, s: Settings, rng) -> list[dict]:
     """Eq. 7 of Frank et al. 2011 for every rank from one SVD per half: X² costed against
     the rank-k reconstruction of each row's nearest neighbour in X¹, and vice versa."""
-    from mtc_cli.criteria.transfer_cost import svd_transfer_costs
-    from mtc_cli.models import svd
+    from mtc_cli.core.criteria.transfer_cost import svd_transfer_costs
+    from mtc_cli.core.models import svd
 
     i1, i2 = _halves(X.shape[0], rng)
     X1, X2 = X[i1], X[i2]
@@ -206,12 +206,12 @@ def _split_boolean(X, s: Settings, rng) -> list[dict]:
     (Sect. 5 of Frank et al. 2011); ``capacity``: eq. 13 on the MAC costs R_iL of the
     aligned users; ``mtc_svd``: the thresholded rank-k SVD of each half, transferred the same
     way (Sect. 4.2). Both directions averaged."""
-    from mtc_cli.criteria.approximation_capacity import capacity
-    from mtc_cli.criteria.boolean_transfer import (
+    from mtc_cli.core.criteria.approximation_capacity import capacity
+    from mtc_cli.core.criteria.boolean_transfer import (
         bmf_transfer_cost,
         svd_threshold_transfer_costs,
     )
-    from mtc_cli.models import boolean, svd
+    from mtc_cli.core.models import boolean, svd
 
     i1, i2 = _halves(X.shape[0], rng)
     X1, X2 = X[i1], X[i2]
@@ -256,7 +256,7 @@ def _full_clustering(X, s: Settings, rng, train_labels) -> list[dict]:
     """One fit of all objects per k: BIC and AIC (GMM), silhouette, Calinski–Harabasz and
     Davies–Bouldin of the partition, the classical indices of :func:`_partition_indices`,
     and the PAC-MDL bound of the partition as a transductive classifier."""
-    from mtc_cli.criteria import information, internal_indices
+    from mtc_cli.core.criteria import information, internal_indices
 
     model = _model(s)
     want = set(s.criteria)
@@ -294,9 +294,9 @@ def _full_clustering(X, s: Settings, rng, train_labels) -> list[dict]:
 
 def _partition_indices(X, fits: dict, s: Settings, seed: int) -> list[dict]:
     """The classical indices of the partitions of all objects, one per k
-    (:data:`~mtc_cli.criteria.partition_indices.INDICES`); pairs or objects sampled above
+    (:data:`~mtc_cli.core.criteria.partition_indices.INDICES`); pairs or objects sampled above
     ``max_items`` with a generator of its own (``seed``, as the silhouette's sample)."""
-    from mtc_cli.criteria.partition_indices import INDICES
+    from mtc_cli.core.criteria.partition_indices import INDICES
 
     partitions = {k: f.labels for k, f in fits.items()}
     rows = []
@@ -315,7 +315,7 @@ def _pac_mdl(fits: dict, s: Settings, rng, train_labels) -> list[dict]:
     without looking at labels, only the number of clusters c is, so |σ| = c log₂ ℓ +
     log₂(c(c − 1)). ``test_error``: the classifier's error on the hidden labels (all-labelled
     case only)."""
-    from mtc_cli.criteria import pac_mdl
+    from mtc_cli.core.criteria import pac_mdl
 
     y_all = np.asarray(train_labels, dtype=object)
     known = np.array([v is not None for v in y_all])
@@ -350,8 +350,8 @@ def _pac_mdl(fits: dict, s: Settings, rng, train_labels) -> list[dict]:
 
 def _full_svd(X, s: Settings) -> list[dict]:
     """Gavish & Donoho's hard threshold (its ratio s_k / τ per rank) and Minka's PCA-MLE."""
-    from mtc_cli.criteria import hard_threshold, pca_mle
-    from mtc_cli.models import svd
+    from mtc_cli.core.criteria import hard_threshold, pca_mle
+    from mtc_cli.core.models import svd
 
     rows = []
     if "gavish_donoho" in s.criteria:
@@ -372,9 +372,9 @@ def _full_svd(X, s: Settings) -> list[dict]:
 def _full_boolean(X, s: Settings) -> list[dict]:
     """Molloy's rules on the thresholded SVD of all users: the coverage of the ones of X by
     X̃_k and the increment ‖X̃_k − X̃_{k+1}‖₁ / ‖X‖₁, for k = 1..k_hi."""
-    from mtc_cli.criteria import molloy
-    from mtc_cli.models import svd
-    from mtc_cli.models.boolean import svd_denoisings
+    from mtc_cli.core.criteria import molloy
+    from mtc_cli.core.models import svd
+    from mtc_cli.core.models.boolean import svd_denoisings
 
     rows, prev = [], None
     for k, Xk in enumerate(svd_denoisings(svd.fit(X), s.k_hi + 1), start=1):
@@ -404,7 +404,7 @@ def reference_sample(X, max_items: int) -> np.ndarray:
 def _gap(X, s: Settings, rng, rep: int) -> list[dict]:
     """log W_k of the data (rep 0) or log W*_k of one reference set drawn uniformly in the
     data's bounding box (rep ≥ 1), clustered by the same model (Tibshirani et al. 2001)."""
-    from mtc_cli.criteria.gap_statistic import uniform_box, within_sum_of_squares
+    from mtc_cli.core.criteria.gap_statistic import uniform_box, within_sum_of_squares
     from mtc_cli.selection.models import clusterer
 
     data = X[reference_sample(X, s.max_items)]
@@ -421,8 +421,8 @@ def _clest(X, s: Settings, rng, rep: int) -> list[dict]:
     test set's own clustering over learning/test splits, Dudoit & Fridlyand 2002) of the data
     (rep 0) or of one uniform reference set (rep ≥ 1). Where the data defeat the LDA (fewer
     distinct points than clusters) the scores are NaN with a note: Clest fails alone."""
-    from mtc_cli.criteria.clest import agreement_statistic
-    from mtc_cli.criteria.gap_statistic import uniform_box
+    from mtc_cli.core.criteria.clest import agreement_statistic
+    from mtc_cli.core.criteria.gap_statistic import uniform_box
     from mtc_cli.selection.models import clusterer
 
     data = X[reference_sample(X, s.max_items)]
@@ -441,7 +441,7 @@ def _clest(X, s: Settings, rng, rep: int) -> list[dict]:
 
 def _bicross(X, s: Settings, rng) -> list[dict]:
     """Owen & Perry's bi-cross-validation error curves, one per random permutation."""
-    from mtc_cli.criteria import bicross
+    from mtc_cli.core.criteria import bicross
 
     curves = bicross.bicross_validation(np.asarray(X, dtype=np.float64), rng,
                                         holdout=s.holdout, permutations=s.permutations,

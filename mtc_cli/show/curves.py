@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mtc_cli.results import select_per_rep
+from mtc_cli.show.tables import select_per_rep
 
 
 def mean_curves(rows: pd.DataFrame, criteria) -> dict:

@@ -23,7 +23,7 @@ import difflib
 import numpy as np
 import pandas as pd
 
-from mtc_cli.errors import MtcError
+from mtc_cli.core.errors import MtcError
 
 AGGREGATES = ("mean", "median", "min", "max", "sum", "std", "all", "any")
 FUNCTIONS = ("abs",)

@@ -59,7 +59,7 @@ def cmap_cycle(n: int) -> list:
 
 def save(fig, path: Path) -> Path:
     """Save ``fig`` as PNG atomically and close it."""
-    from mtc_cli.results import new_temp_file
+    from mtc_cli.core.files import new_temp_file
 
     plt = pyplot()
     path = Path(path)

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from mtc_cli.errors import MtcError
-from mtc_cli.results import atomic_write_text, markdown_table
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.files import atomic_write_text
+from mtc_cli.show.tables import markdown_table
 
 MARKERS = {"targets": ("<!-- targets:start -->", "<!-- targets:end -->"),
            "league": ("<!-- league:start -->", "<!-- league:end -->")}

@@ -1,4 +1,4 @@
-"""Tidy rows, the selection summary, paper targets, atomic CSV/JSON I/O and provenance.
+"""Tidy rows and the tables derived from them.
 
 Contract of every run directory:
 
@@ -6,63 +6,15 @@ Contract of every run directory:
 - ``summary.csv``: one row per condition × criterion with ``selected_k`` (median of the
   per-repetition selections), ``selected_k_q25``, ``selected_k_q75``, ``n_reps`` and,
   where the experiment knows it, ``true_k`` / ``oracle_k``;
-- ``targets.csv``: each paper claim of the config, whether it holds, what was observed;
+- ``targets.csv``: each paper claim of the config, whether it holds, what was observed
+  (:mod:`mtc_cli.show.targets`);
 - ``run.json``: resolved config, seed, versions, git commit, wall time, jobs.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
-import re
-import secrets
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
-
-from mtc_cli import expressions
-from mtc_cli.errors import MtcError
-
-
-def new_temp_file(path: Path, suffix: str = ".tmp") -> tuple[int, Path]:
-    """A new empty file beside ``path`` (open descriptor, path), created with mode 0666 less
-    the umask — as any file the user makes, so that colleagues on a shared filesystem can
-    read results and caches when the umask lets them (``tempfile.mkstemp`` makes 0600)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    for _ in range(100):
-        tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}{suffix}"
-        try:
-            return os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666), tmp
-        except FileExistsError:
-            continue
-    raise FileExistsError(f"no free temporary name beside {path}")
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old file or the new, never half."""
-    path = Path(path)
-    fd, tmp = new_temp_file(path)
-    try:
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def write_csv(df: pd.DataFrame, path: Path) -> None:
-    """Write a table atomically; floats in shortest round-trip form (deterministic)."""
-    atomic_write_text(path, df.to_csv(index=False, lineterminator="\n"))
-
-
-def write_json(obj, path: Path) -> None:
-    atomic_write_text(path, json.dumps(obj, indent=2, sort_keys=True, default=str) + "\n")
 
 
 def select_per_rep(rows: pd.DataFrame, condition: list[str], select: dict) -> pd.DataFrame:
@@ -100,87 +52,7 @@ def summarize_selection(rows: pd.DataFrame, condition: list[str], select: dict) 
     return out.reset_index(drop=True)
 
 
-_COMPARISON = re.compile(r"<=|>=|==|!=|<|>")
-
-
-def check_targets(targets, tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """Evaluate each target on its table: does ``expect`` hold on every row that ``where``
-    selects? ``status`` is ``holds``, ``fails``, ``not testable`` (the target says the
-    design cannot decide it; its values are still shown) or ``error`` (an expression that
-    cannot be evaluated on the table, e.g. an unknown column: reported, not raised).
-    Expressions are :mod:`mtc_cli.expressions` (data, not code)."""
-    out = []
-    for t in targets:
-        row = {"claim": t.claim, "kind": t.kind, "status": "error", "holds": False,
-               "table": t.table, "where": t.where, "expect": t.expect, "paper": t.paper,
-               "why": t.why, "observed": ""}
-        df = tables.get(t.table)
-        try:
-            if df is None:
-                raise MtcError(f"no table '{t.table}' (have: {', '.join(sorted(tables))})")
-            sel = _select(df, t.where)
-            if sel.empty:
-                row["observed"] = "no rows selected"
-                row["status"] = "fails"
-            else:
-                ok = _per_row(expressions.evaluate(t.expect, sel), sel.index)
-                row["holds"] = bool(ok.all())
-                row["status"] = "holds" if row["holds"] else "fails"
-                row["observed"] = _observed(sel, ok, t)
-        except (MtcError, TypeError, ValueError, ZeroDivisionError) as exc:
-            row["observed"] = f"error: {exc}"
-        if not t.testable:
-            row["status"], row["holds"] = "not testable", False
-        out.append(row)
-    cols = ["claim", "kind", "status", "holds", "observed", "paper", "why", "table", "where",
-            "expect"]
-    return pd.DataFrame(out, columns=cols)
-
-
-def _per_row(value, index) -> pd.Series:
-    """A target's value as one truth value per row (a scalar holds for every row)."""
-    if isinstance(value, pd.Series):
-        return value.reindex(index).fillna(False).astype(bool)
-    return pd.Series(bool(value), index=index)
-
-
-def _select(df: pd.DataFrame, where: str) -> pd.DataFrame:
-    if not where:
-        return df
-    return df[_per_row(expressions.evaluate(where, df), df.index)]
-
-
-def _observed(sel: pd.DataFrame, ok: pd.Series, t) -> str:
-    """The values the expectation looked at, compactly, and the first rows that fail."""
-    in_expect = [c for c in sel.columns if c in set(expressions.names(t.expect))]
-    parts = []
-    for c in in_expect:
-        counts = sel[c].value_counts(sort=False)
-        if len(counts) == 1:
-            parts.append(f"{c}={_fmt(sel[c].iloc[0])}")
-        elif len(counts) <= 4:
-            parts.append(f"{c}: " + ", ".join(f"{_fmt(v)} ×{n}" for v, n in counts.items()))
-        else:
-            parts.append(f"{c} {_fmt(sel[c].min())}–{_fmt(sel[c].max())}")
-    text = "; ".join(parts) + (f" ({len(sel)} rows)" if len(sel) > 1 else "")
-    lhs = _COMPARISON.split(t.expect, maxsplit=1)[0].strip()
-    if "(" in lhs:  # an aggregate such as gap.mean(): show its value too
-        with contextlib.suppress(MtcError, TypeError, ValueError):
-            value = expressions.evaluate(lhs, sel)
-            if np.ndim(value) == 0:
-                text = f"{lhs} = {_fmt(value)}; " + text
-    if not ok.all():
-        varying = [c for c in sel.columns if c not in in_expect and sel[c].nunique() > 1]
-        named = (set(expressions.names(t.where)) if t.where else set()) | {"criterion"}
-        keys = [c for c in varying if c in named] or varying[:2]
-        bad = sel[~ok].head(3)
-        where = ", ".join(" ".join(f"{c}={_fmt(r[c])}" for c in keys) or "row"
-                          for _, r in bad.iterrows())
-        text += f"; fails at {where}" + (" …" if (~ok).sum() > 3 else "")
-    return text
-
-
-def _fmt(v) -> str:
+def format_value(v) -> str:
     if isinstance(v, float | np.floating):
         return f"{v:.4g}"
     return str(v)
@@ -221,7 +93,7 @@ def format_table(df: pd.DataFrame, max_rows: int = 60) -> str:
 def markdown_table(df: pd.DataFrame) -> str:
     """A GitHub-flavoured markdown table (no extra dependency)."""
     def cell(v):
-        return _fmt(v).replace("|", "\\|").replace("\n", " ")
+        return format_value(v).replace("|", "\\|").replace("\n", " ")
 
     head = "| " + " | ".join(map(str, df.columns)) + " |"
     rule = "|" + "---|" * len(df.columns)

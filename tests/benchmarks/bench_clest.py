@@ -23,8 +23,8 @@ from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.metrics import fowlkes_mallows_score
 from threadpoolctl import threadpool_limits
 
-from mtc_cli.criteria import clest
-from mtc_cli.models.clusterers import kmeans_cluster
+from mtc_cli.core.criteria import clest
+from mtc_cli.core.models.clusterers import kmeans_cluster
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "results" / "benchmarks" / "clest.csv"

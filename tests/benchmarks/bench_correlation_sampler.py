@@ -3,7 +3,7 @@ k = 10 (one half of the graph of MTC Fig. 5, p = 0.80), measured in one run:
 
 - ``naive_loop``: one chain, a numpy loop over nodes that recomputes each node's cluster
   affinities from its row (``bincount``) at every step — O(N) numpy calls per sweep;
-- ``anneal`` (``mtc_cli.models.correlation``) with C chains updated together, one node
+- ``anneal`` (``mtc_cli.core.models.correlation``) with C chains updated together, one node
   per chain and step, affinities kept incrementally: C = 1, 100 (10 k × 10 inits), 200
   (the batch size ``correlation.fit`` uses), 400 and 1800 (all chains of one p of the full
   profile: 10 splits × 2 graphs × k = 2..10 × 10 inits, whose affinities outgrow the cache).
@@ -22,8 +22,8 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from mtc_cli.datasets.correlation_graph import correlation_graph
-from mtc_cli.models import correlation
+from mtc_cli.core.datasets.correlation_graph import correlation_graph
+from mtc_cli.core.models import correlation
 
 ROOT = Path(__file__).resolve().parents[2]
 REPEATS = 3

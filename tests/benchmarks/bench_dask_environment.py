@@ -18,11 +18,12 @@ import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 from threadpoolctl import threadpool_limits
 
-from mtc_cli.cluster import TRIM
-from mtc_cli.config import PROJECT_ROOT, load_config
-from mtc_cli.registry import get_experiment
-from mtc_cli.results import write_csv
-from mtc_cli.tasking import task_key, task_rng
+from mtc_cli.core.files import write_csv
+from mtc_cli.run.config import load_config
+from mtc_cli.run.dask_backend import TRIM
+from mtc_cli.run.params import PROJECT_ROOT
+from mtc_cli.run.registry import get_experiment
+from mtc_cli.run.tasking import task_key, task_rng
 
 TASK = {"dataset": "cmu-newsgroup-clean-1000", "algorithm": "FSKMeans", "k": 10}
 COPIES = 4
@@ -59,7 +60,7 @@ def main() -> None:
     import dask
     from distributed import Client, LocalCluster
 
-    from mtc_cli.cluster import dask_client
+    from mtc_cli.run.dask_backend import dask_client
 
     rows = []
     with parallel_config(backend="loky"):

@@ -1,12 +1,12 @@
 """Benchmark: the EM steps of MAC and the text models against the code before them, with
-glibc's default allocator and with the one mtc's runner sets (``mtc_cli.allocator``), one
+glibc's default allocator and with the one mtc's runner sets (``mtc_cli.run.allocator``), one
 BLAS thread, CPU seconds of the process (page faults included), measured in one run.
 
-- ``fit_mac`` (``mtc_cli.models.boolean``): the set parameters v_L computed once per sweep
+- ``fit_mac`` (``mtc_cli.core.models.boolean``): the set parameters v_L computed once per sweep
   (shared by the costs and the next EM step) and the element-wise part of the EM step in
   one compiled pass; firewall 1's training users of fold 0 (292 × 709), k = 40, the
   role_mining_bmf settings;
-- ``soft_movmf``, ``hard_movmf``, ``fskmeans`` (``mtc_cli.models.text``): the weighted sums
+- ``soft_movmf``, ``hard_movmf``, ``fskmeans`` (``mtc_cli.core.models.text``): the weighted sums
   X.T @ W as a row-wise product over X.T in CSR, made once per fit; cmu-newsgroup-clean-1000
   as pac_mdl_text builds it, k = 20, one seed set.
 
@@ -41,7 +41,7 @@ def measure(group: str) -> list[dict]:
     from threadpoolctl import threadpool_limits
 
     if group == "mac":
-        from mtc_cli.models import boolean
+        from mtc_cli.core.models import boolean
         old = baseline("boolean", BASELINE)
         emod, task = experiment_task("role_mining_bmf", dataset="fire1")
         X1 = training_users(emod, task)
@@ -57,7 +57,7 @@ def measure(group: str) -> list[dict]:
                                                     **task["fit"])) for m in (old, boolean)]}
         size = f"{X1.shape[0]}x{X1.shape[1]} firewall 1, k=40"
     else:
-        from mtc_cli.models import text
+        from mtc_cli.core.models import text
         old = baseline("text", BASELINE)
         emod, task = experiment_task("pac_mdl_text", dataset="cmu-newsgroup-clean-1000")
         D = emod.corpus(task).representation("l2_tfidf")
@@ -79,7 +79,7 @@ def main() -> None:
     if len(sys.argv) > 1:                      # a child: one allocator, one group
         allocator, group = sys.argv[1:3]
         if allocator == "tuned":
-            from mtc_cli.allocator import keep_freed_memory
+            from mtc_cli.run.allocator import keep_freed_memory
             assert keep_freed_memory(), "mallopt refused"
         print(json.dumps(measure(group)))
         return

@@ -5,7 +5,7 @@ dimensions (5 Gaussian clusters), k = 1..10, B = 10 reference sets, at equal res
 - 1 restart: ours with one k-means++ seeding (Lloyd until no label changes) against
   gap-stat's default clusterer (scipy's ``kmeans2``, one seeding from data points, 10
   iterations);
-- 10 restarts: ours with 10 seedings (:func:`mtc_cli.models.clusterers.kmeans_cluster`)
+- 10 restarts: ours with 10 seedings (:func:`mtc_cli.core.models.clusterers.kmeans_cluster`)
   against gap-stat with scikit-learn's ``KMeans(n_init=10)`` as its clusterer.
 
 Measured in one run, one process, one BLAS thread, best of ``REPEATS``; prints the times,
@@ -30,8 +30,8 @@ import pandas as pd
 from sklearn.cluster import KMeans  # loaded before threadpool_limits, so limited too
 from threadpoolctl import threadpool_limits
 
-from mtc_cli.criteria import gap_statistic
-from mtc_cli.models import clusterers
+from mtc_cli.core.criteria import gap_statistic
+from mtc_cli.core.models import clusterers
 
 ROOT = Path(__file__).resolve().parents[2]
 REPEATS = 2

@@ -1,4 +1,4 @@
-"""Benchmark: EM with the batched full-covariance steps (``mtc_cli.models.gmm_em``) against
+"""Benchmark: EM with the batched full-covariance steps (``mtc_cli.core.models.gmm_em``) against
 scikit-learn's ``GaussianMixture`` on the fits ``mtc select --model gmm`` makes, one BLAS
 thread, CPU seconds of the process, old and new alternating on each input (``REPEATS``
 rounds, the best of each kept).
@@ -6,7 +6,7 @@ rounds, the best of each kept).
 Inputs: Clest's learning and test sets (667 and 333 of 1 000 points) and a random half (500),
 of ``make_blobs`` data (1 000 × 10, 5 centres) and of a uniform reference set in its bounding
 box, k = 2..12, one EM run each (``mtc select``'s ``n_init`` for GMMs), as
-``mtc_cli.models.gmm.fit`` calls it (``max_iter`` 500, ``reg_covar`` 1e-6). Both classes
+``mtc_cli.core.models.gmm.fit`` calls it (``max_iter`` 500, ``reg_covar`` 1e-6). Both classes
 run the same EM from the same initialisation, so they take the same number of iterations;
 the largest relative difference of the fitted means and covariances is reported beside
 (rounding only: the batched steps sum in another order). Writes ``results/benchmarks/gmm_em.csv``.
@@ -23,8 +23,8 @@ from sklearn.datasets import make_blobs
 from sklearn.mixture import GaussianMixture
 from threadpoolctl import threadpool_limits
 
-from mtc_cli.models.gmm import REG_COVAR
-from mtc_cli.models.gmm_em import BatchedGaussianMixture
+from mtc_cli.core.models.gmm import REG_COVAR
+from mtc_cli.core.models.gmm_em import BatchedGaussianMixture
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "results" / "benchmarks" / "gmm_em.csv"

@@ -6,14 +6,14 @@ every pair of results is checked to be identical, bit for bit.
 The old code is each module as of ``BASELINE`` (the last commit before the kernels),
 loaded with ``git show`` into a temporary module:
 
-- ``fskmeans`` (``mtc_cli.models.text``): the sequential frequency-sensitive pass compiled
+- ``fskmeans`` (``mtc_cli.core.models.text``): the sequential frequency-sensitive pass compiled
   with numba; cmu-newsgroup-clean-1000 as the pac_mdl_text config builds it, k = 10,
   ``FSK_FITS`` seed sets;
-- ``anneal`` (``mtc_cli.models.correlation``), through ``fit``: the Gibbs sweep compiled
+- ``anneal`` (``mtc_cli.core.models.correlation``), through ``fit``: the Gibbs sweep compiled
   per chain; one split of MTC Fig. 5 (two halves of 450 nodes of a p = 0.80 graph),
   k = 1..10, 10 initialisations (180 chains, one batch), ``CC_SWEEPS`` annealing sweeps
   (the config's 300 would take minutes with the old sweep) then greedy sweeps;
-- ``fit_mac`` (``mtc_cli.models.boolean``): scipy's ``logsumexp`` replaced by the same
+- ``fit_mac`` (``mtc_cli.core.models.boolean``): scipy's ``logsumexp`` replaced by the same
   arithmetic without its array-API overhead; the role_mining_bmf synthetic training fold
   (2400 × 500) at k = 10 and 20 and one wasc_boolean_mac matrix (300 × 150, MAC-mix).
 
@@ -28,6 +28,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -38,8 +39,8 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from mtc_cli.config import load_config
-from mtc_cli.registry import get_experiment
+from mtc_cli.run.config import load_config
+from mtc_cli.run.registry import get_experiment
 
 ROOT = Path(__file__).resolve().parents[2]
 BASELINE = "f22e1fbecea8690e54968e3d369bcb616df49819"
@@ -49,10 +50,19 @@ CC_SWEEPS = 40
 
 def baseline(module: str, commit: str = BASELINE, package: str = "mtc_cli/models"):
     """The module ``<package>/<module>.py`` (by default ``mtc_cli.models.<module>``) as of
-    ``commit``."""
+    ``commit``, its imports of mtc's math pointed at where they are today (issue 28 moved
+    them into ``mtc_cli.core``)."""
     path = f"{package}/{module}.py"
     source = subprocess.run(["git", "show", f"{commit}:{path}"], cwd=ROOT, check=True,
                             capture_output=True, text=True).stdout
+    source = re.sub(r"\bmtc_cli\.(?!core\b)(?=(?:criteria|models|datasets|mappings|logsumexp"
+                    r"|short_rows|errors)\b)", "mtc_cli.core.", source)
+    source = re.sub(r"\bfrom mtc_cli import (?=(?:criteria|models|datasets|mappings|logsumexp"
+                    r"|short_rows|errors)\b)", "from mtc_cli.core import ", source)
+    # the GMM's batched EM steps moved from models/gmm.py to models/gmm_steps.py
+    source = source.replace("from mtc_cli.core.models.gmm import full_log_densities, full_m_step",
+                            "from mtc_cli.core.models.gmm_steps import full_log_densities, "
+                            "full_m_step")
     # a real file, so that numba can cache the old module's kernels next to it
     file = Path(tempfile.mkdtemp(prefix=f"baseline_{commit[:8]}_")) / f"{module}.py"
     file.write_text(source)
@@ -121,7 +131,7 @@ def write_table(rows: list[dict], name: str, ok: str = "identical",
 
 
 def bench_fskmeans() -> dict:
-    from mtc_cli.models import text
+    from mtc_cli.core.models import text
     old = baseline("text")
     emod, task = experiment_task("pac_mdl_text", dataset="cmu-newsgroup-clean-1000")
     X = emod.corpus(task).representation("l2_tfidf")
@@ -135,9 +145,9 @@ def bench_fskmeans() -> dict:
 
 
 def bench_anneal() -> dict:
-    from mtc_cli.criteria import stability
-    from mtc_cli.datasets.correlation_graph import correlation_graph
-    from mtc_cli.models import correlation
+    from mtc_cli.core.criteria import stability
+    from mtc_cli.core.datasets.correlation_graph import correlation_graph
+    from mtc_cli.core.models import correlation
     old = baseline("correlation")
     rng = np.random.default_rng(2011)
     X, truth = correlation_graph(rng, (300, 300, 300), 0.3, 0.8)
@@ -159,8 +169,8 @@ def bench_anneal() -> dict:
 
 
 def bench_fit_mac() -> list[dict]:
-    from mtc_cli.datasets import boolean_sources
-    from mtc_cli.models import boolean
+    from mtc_cli.core.datasets import boolean_sources
+    from mtc_cli.core.models import boolean
     old = baseline("boolean")
     X1 = training_users(*experiment_task("role_mining_bmf", dataset="synthetic"))
     rng = np.random.default_rng(1)
@@ -190,7 +200,7 @@ OVERHEAD = """
 import json, time
 t = time.process_time(); import numba; out = {"import numba": time.process_time() - t}
 import numpy as np
-from mtc_cli.models import correlation, text
+from mtc_cli.core.models import correlation, text
 def first_minus_second(name, kernel, *args):
     times = []
     for _ in range(2):

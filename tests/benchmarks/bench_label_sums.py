@@ -1,5 +1,5 @@
 """Benchmark: the text models' per-cluster sums of hard assignments added by label — one
-addition per non-zero instead of k multiply-adds (``mtc_cli.models.text._label_sums``) —
+addition per non-zero instead of k multiply-adds (``mtc_cli.core.models.text._label_sums``) —
 against the module as of ``BASELINE`` (the product X.T @ W with the one-hot W), one BLAS
 thread, CPU seconds, old and new alternating in one process, every pair of results
 (labels and cost histories) checked to be identical bit for bit.
@@ -30,7 +30,7 @@ def main() -> None:
     from bench_kernels import baseline, compare, experiment_task, identical, write_table
     from threadpoolctl import threadpool_limits
 
-    from mtc_cli.models import text
+    from mtc_cli.core.models import text
 
     old = baseline("text", BASELINE)
     emod, task = experiment_task("pac_mdl_text", dataset="cmu-newsgroup-clean-1000")

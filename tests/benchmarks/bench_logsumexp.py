@@ -1,10 +1,10 @@
-"""Benchmark: the log-sum-exp with compiled row reductions (``mtc_cli.logsumexp`` through
-``mtc_cli.short_rows.shifted_by_max`` and ``row_sum``) and the GMMs' k-means initialisation
-through ``mtc_cli.models.sklearn_kmeans``, against the code as of ``BASELINE``, one BLAS
+"""Benchmark: the log-sum-exp with compiled row reductions (``mtc_cli.core.logsumexp`` through
+``mtc_cli.core.short_rows.shifted_by_max`` and ``row_sum``) and the GMMs' k-means initialisation
+through ``mtc_cli.core.models.sklearn_kmeans``, against the code as of ``BASELINE``, one BLAS
 thread, CPU seconds, old and new alternating in one process, every pair of results checked
 identical bit for bit.
 
-The old log-sum-exp is ``mtc_cli/logsumexp.py`` as of ``BASELINE`` (numpy's reductions);
+The old log-sum-exp is ``mtc_cli/core/logsumexp.py`` as of ``BASELINE`` (numpy's reductions);
 each caller is timed with it and with the new one put in its module's namespace, on the
 same input:
 
@@ -43,9 +43,9 @@ def main() -> None:
     )
     from threadpoolctl import threadpool_limits
 
-    from mtc_cli import logsumexp as lse_module
-    from mtc_cli.criteria import approximation_capacity
-    from mtc_cli.models import boolean, gmm_em, text
+    from mtc_cli.core import logsumexp as lse_module
+    from mtc_cli.core.criteria import approximation_capacity
+    from mtc_cli.core.models import boolean, gmm_em, text
 
     old = baseline("logsumexp", BASELINE, package="mtc_cli").logsumexp
     new = lse_module.logsumexp

@@ -1,5 +1,5 @@
 """Benchmark: MAC's EM sweeps on the distinct users weighted by their counts
-(``mtc_cli.models.boolean.fit_mac``) against the sweeps over every user (the module as of
+(``mtc_cli.core.models.boolean.fit_mac``) against the sweeps over every user (the module as of
 ``BASELINE``), one BLAS thread, CPU seconds, old and new alternating in one process.
 
 Inputs: the training users of fold 0 of each role_mining_bmf data set as its config builds
@@ -37,7 +37,7 @@ def main() -> None:
     )
     from threadpoolctl import threadpool_limits
 
-    from mtc_cli.models import boolean
+    from mtc_cli.core.models import boolean
 
     old = baseline("boolean", BASELINE)
     rows = []

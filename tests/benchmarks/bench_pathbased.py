@@ -1,5 +1,5 @@
 """Benchmark: Path-Based Clustering's agglomeration (``clusterers.agglomerate``) with its
-merges compiled (``_merges``) against the array expressions before (``mtc_cli/models/
+merges compiled (``_merges``) against the array expressions before (``mtc_cli/core/models/
 clusterers.py`` as of ``BASELINE``, loaded with ``git show``), CPU seconds of this process
 with one BLAS thread, old and new alternating (``bench_short_rows.compare``: the best of
 its rounds kept), every partition compared (equal, every k).
@@ -28,8 +28,8 @@ OUT = ROOT / "results" / "benchmarks" / "pathbased.csv"
 
 
 def main() -> None:
-    from mtc_cli.datasets import shapes, toy
-    from mtc_cli.models import clusterers
+    from mtc_cli.core.datasets import shapes, toy
+    from mtc_cli.core.models import clusterers
 
     old = baseline("clusterers", BASELINE)
     rng = np.random.default_rng(0)

@@ -290,7 +290,7 @@ def main(argv=None) -> None:
         return
 
     from experiments.criteria_league import datasets
-    from mtc_cli.config import load_config
+    from mtc_cli.run.config import load_config
 
     cfg = load_config(args.config, quick=args.quick)
     p = cfg.params

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from mtc_cli import pipeline
-from mtc_cli.config import load_config
+from mtc_cli.run import pipeline
+from mtc_cli.run.config import load_config
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "results" / "benchmarks" / "pool.csv"

@@ -19,9 +19,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from mtc_cli import pipeline
-from mtc_cli.config import PROJECT_ROOT, load_config
-from mtc_cli.results import write_csv
+from mtc_cli.core.files import write_csv
+from mtc_cli.run import pipeline
+from mtc_cli.run.config import load_config
+from mtc_cli.run.params import PROJECT_ROOT
 
 OUT = PROJECT_ROOT / "results" / "benchmarks"
 
@@ -81,7 +82,7 @@ def scaling(config: Path) -> dict:
 
 
 def cfg_tasks(cfg) -> list:
-    from mtc_cli.registry import get_experiment
+    from mtc_cli.run.registry import get_experiment
 
     return get_experiment(cfg.experiment).tasks(cfg.params)
 

@@ -1,10 +1,10 @@
-"""Benchmark: the compiled short-row reductions (``mtc_cli.short_rows``) in the wASC
+"""Benchmark: the compiled short-row reductions (``mtc_cli.core.short_rows``) in the wASC
 optimizers against the code before them, measured in one run as CPU seconds of this process
 with one BLAS thread (less disturbed than wall time by other load), old and new alternating
 ``ROUNDS`` times (the best of each kept), every pair of results checked identical, bit for
 bit.
 
-The old code is ``mtc_cli/models/annealing.py`` and ``gibbs.py`` as of ``BASELINE`` (the
+The old code is ``mtc_cli/core/models/annealing.py`` and ``gibbs.py`` as of ``BASELINE`` (the
 commit before: scipy's ``softmax`` and ‖x‖² recomputed in every sweep), loaded with ``git
 show`` into temporary modules. Inputs:
 
@@ -73,8 +73,8 @@ def seeded(seed: int):
 def main() -> None:
     from experiments.wasc_gmm_annealing import Params, sample_aligned
     from experiments.wasc_phase_transitions import sources
-    from mtc_cli import short_rows
-    from mtc_cli.models import annealing, gibbs
+    from mtc_cli.core import short_rows
+    from mtc_cli.core.models import annealing, gibbs
 
     old_annealing, old_gibbs = baseline("annealing", BASELINE), baseline("gibbs", BASELINE)
     rows = []

@@ -1,6 +1,6 @@
 """Benchmark: the k-means fits of ``mtc select`` through scikit-learn's ``KMeans(n_clusters=k,
 n_init=n_init, random_state=seed).fit(X)`` (the code before) and through
-``mtc_cli.models.sklearn_kmeans.fit`` (the same operations without the per-call validation,
+``mtc_cli.core.models.sklearn_kmeans.fit`` (the same operations without the per-call validation,
 array-API dispatch and thread-pool switches), CPU seconds of this process with one BLAS
 thread (as every task runs), the two alternating (``bench_short_rows.compare``: the best of
 its rounds kept), every centre, label and inertia compared (equal to the last bit).
@@ -49,7 +49,7 @@ def main() -> None:
     from sklearn.manifold import spectral_embedding
     from sklearn.neighbors import kneighbors_graph
 
-    from mtc_cli.models import sklearn_kmeans
+    from mtc_cli.core.models import sklearn_kmeans
 
     small = make_blobs(1000, 10, centers=5, random_state=0)[0]
     half = small[np.random.default_rng(0).permutation(1000)[:500]]

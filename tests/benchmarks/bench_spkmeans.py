@@ -1,4 +1,4 @@
-"""Benchmark: our spherical k-means (``mtc_cli.models.text.spkmeans``) against
+"""Benchmark: our spherical k-means (``mtc_cli.core.models.text.spkmeans``) against
 scikit-learn's ``KMeans`` (Lloyd, one run) on the same L2-normalised sparse tf-idf matrix,
 from the same seed documents, one BLAS thread, measured in one run.
 
@@ -22,8 +22,8 @@ from sklearn.cluster import KMeans
 from sklearn.metrics import rand_score
 from threadpoolctl import threadpool_limits
 
-from mtc_cli.datasets import text
-from mtc_cli.models.text import spkmeans
+from mtc_cli.core.datasets import text
+from mtc_cli.core.models.text import spkmeans
 
 ROOT = Path(__file__).resolve().parents[2]
 INITS = 5

@@ -2,8 +2,8 @@
 the preprocessing of ``configs/stability_leukemia.yaml``), k = 2..10, r = 20 splits,
 20 random labellings per baseline, k-means with 20 restarts and the nearest-centroid rule:
 
-- ``mtc``: :func:`mtc_cli.criteria.stability_resampling.instability_curve` with the
-  batched k-means of :mod:`mtc_cli.models.clusterers`;
+- ``mtc``: :func:`mtc_cli.core.criteria.stability_resampling.instability_curve` with the
+  batched k-means of :mod:`mtc_cli.core.models.clusterers`;
 - ``reval``: the ``reval`` package (``FindBestClustCV``: scikit-learn ``KMeans(n_init=20)``,
   ``NearestCentroid``, 2-fold CV repeated 10 times = 20 train/validation pairs, nrand = 20).
 
@@ -29,10 +29,10 @@ from sklearn.cluster import KMeans
 from sklearn.neighbors import NearestCentroid
 from threadpoolctl import threadpool_limits
 
-from mtc_cli.criteria import stability
-from mtc_cli.criteria.stability_resampling import instability_curve
-from mtc_cli.datasets import golub
-from mtc_cli.models import clusterers
+from mtc_cli.core.criteria import stability
+from mtc_cli.core.criteria.stability_resampling import instability_curve
+from mtc_cli.core.datasets import golub
+from mtc_cli.core.models import clusterers
 
 ROOT = Path(__file__).resolve().parents[2]
 REPEATS = 2

@@ -20,10 +20,10 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from mtc_cli.criteria.transfer_cost import svd_transfer_costs
-from mtc_cli.datasets import images
-from mtc_cli.mappings import nearest_neighbour
-from mtc_cli.models import svd
+from mtc_cli.core.criteria.transfer_cost import svd_transfer_costs
+from mtc_cli.core.datasets import images
+from mtc_cli.core.mappings import nearest_neighbour
+from mtc_cli.core.models import svd
 
 ROOT = Path(__file__).resolve().parents[2]
 REPEATS = 5

@@ -14,7 +14,7 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 from scipy.special import softmax
 
-from mtc_cli.logsumexp import logsumexp
+from mtc_cli.core.logsumexp import logsumexp
 
 #: memory bound of one vectorized block: β values × objects × assignments
 _BLOCK = 2_000_000

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mtc_cli.models import svd
+from mtc_cli.core.models import svd
 
 
 def holdout_errors(X: np.ndarray, rows: np.ndarray, cols: np.ndarray,

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mtc_cli.models import svd
-from mtc_cli.models.boolean import boolean_product, threshold
+from mtc_cli.core.models import svd
+from mtc_cli.core.models.boolean import boolean_product, threshold
 
 
 def hamming_transfer_cost(reconstruction: np.ndarray, X2: np.ndarray, mapping: np.ndarray

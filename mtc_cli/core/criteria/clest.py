@@ -11,7 +11,7 @@ from collections.abc import Callable
 import numpy as np
 import scipy.linalg
 
-from mtc_cli.criteria.gap_statistic import uniform_box
+from mtc_cli.core.criteria.gap_statistic import uniform_box
 
 #: scikit-learn's LinearDiscriminantAnalysis tolerance: singular values above it (and, for
 #: the centres, above it times the largest) span the discriminant space

@@ -31,7 +31,7 @@ def choose(ks, gap, s, method: str = "firstSEmax") -> float:
     - ``globalmax``: the global maximum (the first on ties);
     - ``Tibs2001SEmax``: the smallest k with Gap(k) ≥ Gap(k+1) − s_{k+1} (Tibshirani et al.
       2001, step 3), the largest k when none qualifies; as
-      :func:`mtc_cli.criteria.gap_statistic.select_1se`;
+      :func:`mtc_cli.core.criteria.gap_statistic.select_1se`;
     - ``firstSEmax`` (Maechler 2012, clusGap's default): the smallest k with
       Gap(k) ≥ Gap(k*) − s_{k*}, k* the first local maximum;
     - ``globalSEmax`` (what Dudoit & Fridlyand 2002 took Tibshirani's rule to be): the

@@ -1,7 +1,7 @@
 """Transfer costs of a k-means solution (Frank, Chehreghani, Buhmann 2011, Sect. 7).
 
 A solution s¹ learned on X¹ is transferred to X² by a mapping ψ (see
-:mod:`mtc_cli.mappings`); each x²_i' is then costed against the centroid that ψ assigns
+:mod:`mtc_cli.core.mappings`); each x²_i' is then costed against the centroid that ψ assigns
 to it, d(μ, x) = ‖x − μ‖². Every function returns R^T per object of X² (a mean).
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from mtc_cli import mappings
-from mtc_cli.criteria.transfer_cost import transfer_cost
-from mtc_cli.models.kmeans import KmeansSolution, squared_distances
+from mtc_cli.core import mappings
+from mtc_cli.core.criteria.transfer_cost import transfer_cost
+from mtc_cli.core.models.kmeans import KmeansSolution, squared_distances
 
 
 def nearest_neighbour_transfer_cost(solution: KmeansSolution, X2: np.ndarray,
@@ -40,7 +40,7 @@ def soft_object_transfer_cost(solution: KmeansSolution, X2: np.ndarray,
     """Eq. 13 of Frank et al. 2011: R^T = (1/N₂) Σ_i' Σ_i p_i'i d(μ_c(i), x²_i').
 
     ``p`` (N₂, N₁) holds the probabilistic mapping of X² to the objects of X¹ (eq. 12,
-    :func:`mtc_cli.mappings.soft` of d(x¹_i, x²_i')); it does not depend on k, so the
+    :func:`mtc_cli.core.mappings.soft` of d(x¹_i, x²_i')); it does not depend on k, so the
     caller computes it once. The object sum is grouped by cluster: p·onehot(c).
     """
     p = np.asarray(p, dtype=np.float64)

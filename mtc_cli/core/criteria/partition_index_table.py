@@ -1,4 +1,4 @@
-"""What each index of :mod:`mtc_cli.criteria.partition_indices` is — its smallest k, whether
+"""What each index of :mod:`mtc_cli.core.criteria.partition_indices` is — its smallest k, whether
 its value at k needs the partition at k + 1, what its rule chooses, its source — apart from
 the numerics, so that the command line can list the criteria without importing numpy."""
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mtc_cli.criteria.partition_index_table import TABLE
+from mtc_cli.core.criteria.partition_index_table import TABLE
 
 HARTIGAN_THRESHOLD = 10.0  # Hartigan (1975, p. 91): add a cluster while H(k) > 10
 DUDA_HART_Z = 3.20  # NbClust's standard score (the best one in Milligan & Cooper 1985)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mtc_cli.criteria.stability import contingency
+from mtc_cli.core.criteria.stability import contingency
 
 
 def prediction_strength(own, predicted) -> float:

@@ -19,7 +19,7 @@ transfers intact and I_β grows like log₂ k (MTC paper, Sect. 7). Instead:
 3. Information: the first instance's cost of object i' is the expected cost of its image
    under the mapping, ε̃¹_i'k = Σ_i p_i'i ε¹_ik — as MTC eq. 14 takes the expected cost
    under the mapping — and wASC eqs. 9 and 13 are computed on the aligned pair
-   (ε̃¹, ε²) by :func:`~mtc_cli.criteria.approximation_capacity.capacity`. With p the
+   (ε̃¹, ε²) by :func:`~mtc_cli.core.criteria.approximation_capacity.capacity`. With p the
    identity this is eq. 13 on ψ = id.
 4. Both directions (X² mapped onto X¹ and X¹ onto X²) are computed and their capacities
    averaged. I_β is a mean over objects: the caller may pass a sample of each half.
@@ -40,7 +40,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 from scipy.special import softmax
 
-from mtc_cli.criteria.approximation_capacity import capacity
+from mtc_cli.core.criteria.approximation_capacity import capacity
 
 __all__ = ["alignment", "soft_capacity"]
 

@@ -1,12 +1,12 @@
 """Lange et al.'s resampling estimate of the stability for all model orders at once.
 
-:func:`mtc_cli.criteria.stability.instability` draws new splits for every k and calls the
+:func:`mtc_cli.core.criteria.stability.instability` draws new splits for every k and calls the
 clusterer once per k. Here every resample splits the objects once and one call of the
 clusterer per half returns the partitions of all k (one agglomeration serves every k for
 Path-Based Clustering; the split is shared, so the curve over k is compared on the same
 halves). The clusterings of each resample (:func:`resample_labels`) also serve Tibshirani &
 Walther's prediction strength. The disagreement,
-its random-labelling baseline and the splits are those of :mod:`mtc_cli.criteria.stability`.
+its random-labelling baseline and the splits are those of :mod:`mtc_cli.core.criteria.stability`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mtc_cli.criteria import stability
+from mtc_cli.core.criteria import stability
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class Resample:
 def resample_labels(X, ks, cluster: Callable, predict: Callable, rng: np.random.Generator,
                     n_resamples: int = 20) -> list[Resample]:
     """Per resample, A_k(X′) and φ(X′) for every k: split the objects into halves X, X′
-    (:func:`~mtc_cli.criteria.stability.split_halves`), cluster both, train φ on
+    (:func:`~mtc_cli.core.criteria.stability.split_halves`), cluster both, train φ on
     (X, A_k(X)) and predict X′ (Lange et al. 2002, Sect. 3, "Resampling Estimate").
 
     ``cluster(X_part, ks, rng)`` returns {k: labels of X_part}; ``predict(X_train,
@@ -57,9 +57,10 @@ def resample_labels(X, ks, cluster: Callable, predict: Callable, rng: np.random.
 def instabilities(pairs: list[Resample], ks, rng: np.random.Generator, *,
                   normalisation: str = "uniform",
                   n_draws: int = 20) -> list[stability.Instability]:
-    """One :class:`~mtc_cli.criteria.stability.Instability` per k ≥ 2 from the labels of
-    :func:`resample_labels`: d = :func:`~mtc_cli.criteria.stability.disagreement`
-    (A_k(X′), φ(X′)) and its baseline (:func:`~mtc_cli.criteria.stability.random_disagreement`)."""
+    """One :class:`~mtc_cli.core.criteria.stability.Instability` per k ≥ 2 from the labels of
+    :func:`resample_labels`: d = :func:`~mtc_cli.core.criteria.stability.disagreement`
+    (A_k(X′), φ(X′)) and its baseline
+    (:func:`~mtc_cli.core.criteria.stability.random_disagreement`)."""
     ks = [int(k) for k in ks]
     if not ks or min(ks) < 2:
         raise ValueError(f"the instability needs k ≥ 2, got {ks}")
@@ -77,7 +78,7 @@ def instabilities(pairs: list[Resample], ks, rng: np.random.Generator, *,
 def instability_curve(X, ks, cluster: Callable, predict: Callable, rng: np.random.Generator,
                       *, n_resamples: int = 20, normalisation: str = "uniform",
                       n_draws: int = 20) -> list[stability.Instability]:
-    """One :class:`~mtc_cli.criteria.stability.Instability` per k in ``ks`` (all k ≥ 2):
+    """One :class:`~mtc_cli.core.criteria.stability.Instability` per k in ``ks`` (all k ≥ 2):
     :func:`resample_labels` followed by :func:`instabilities`."""
     ks = [int(k) for k in ks]
     if not ks or min(ks) < 2:

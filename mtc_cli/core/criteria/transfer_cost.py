@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mtc_cli.models.svd import SvdSolution
+from mtc_cli.core.models.svd import SvdSolution
 
 
 def transfer_cost(partial_costs: np.ndarray, mapping: np.ndarray | None = None) -> float:

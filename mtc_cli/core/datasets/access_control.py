@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mtc_cli.models.boolean import boolean_product
+from mtc_cli.core.models.boolean import boolean_product
 
 # --- loaders --------------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mtc_cli.errors import MtcError
+from mtc_cli.core.errors import MtcError
 
 FILES = ("data_set_ALL_AML_train.csv.gz", "data_set_ALL_AML_independent.csv.gz")
 LABELS = "golub_subtype_labels.csv"

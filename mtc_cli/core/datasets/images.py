@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
-from mtc_cli.errors import MtcError
+from mtc_cli.core.errors import MtcError
 
 #: ITU-R BT.601 luma weights of R, G, B (the weights of Pillow's ``convert("L")``)
 LUMA = np.array([0.299, 0.587, 0.114])

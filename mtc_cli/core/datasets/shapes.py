@@ -12,7 +12,7 @@ import zlib
 
 import numpy as np
 
-from mtc_cli.datasets.milligan_cooper import random_rotation
+from mtc_cli.core.datasets.milligan_cooper import random_rotation
 
 #: shape → (true k, what it is)
 SHAPES = {

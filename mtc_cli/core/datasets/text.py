@@ -234,7 +234,7 @@ def _load(name, sources, cache_dir, min_df, max_df, subset_seed) -> Corpus:
                                    shape=tuple(z["shape"]))
             return Corpus(name, counts, z["labels"], tuple(z["classes"].tolist()))
     corpus = build(name, sources, min_df=min_df, max_df=max_df, subset_seed=subset_seed)
-    from mtc_cli.results import new_temp_file
+    from mtc_cli.core.files import new_temp_file
 
     fd, tmp = new_temp_file(path, suffix=".npz")
     os.close(fd)

@@ -29,9 +29,9 @@ import scipy.io
 import scipy.sparse as sp
 from PIL import Image
 
-from mtc_cli.datasets import access_control, images
-from mtc_cli.datasets.formats import FORMATS
-from mtc_cli.errors import MtcError, not_found
+from mtc_cli.core.datasets import access_control, images
+from mtc_cli.core.datasets.formats import FORMATS
+from mtc_cli.core.errors import MtcError, not_found
 
 __all__ = ["FORMATS", "UserData", "load"]
 

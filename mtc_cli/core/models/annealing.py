@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.cluster.hierarchy import fcluster, linkage
 
-from mtc_cli.short_rows import softmax
+from mtc_cli.core.short_rows import softmax
 
 
 def squared_norms(X: np.ndarray) -> np.ndarray:

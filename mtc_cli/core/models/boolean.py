@@ -24,8 +24,8 @@ import numpy as np
 from scipy.linalg import eigh
 from scipy.special import softmax
 
-from mtc_cli.logsumexp import logsumexp
-from mtc_cli.models import svd
+from mtc_cli.core.logsumexp import logsumexp
+from mtc_cli.core.models import svd
 
 #: parameters v, ε, r are kept in [CLIP, 1 − CLIP] so that every log stays finite
 CLIP = 1e-6

@@ -15,7 +15,7 @@ import numpy as np
 from scipy.cluster.hierarchy import cophenet, linkage
 from scipy.spatial.distance import cdist, pdist, squareform
 
-from mtc_cli.mappings import structure
+from mtc_cli.core.mappings import structure
 
 #: k-means++ computes the whole n × n matrix of squared distances up to this many objects
 #: (faster there) and beyond it only the rows of the objects drawn (O(n) memory).
@@ -174,7 +174,7 @@ def class_means(X: np.ndarray, labels) -> tuple[np.ndarray, np.ndarray]:
 
 def nearest_centroid_predict(X_train: np.ndarray, labels: dict, X_test: np.ndarray) -> dict:
     """φ of k-means: each test object gets the label of the nearest centroid (squared
-    Euclidean) of the training clusters (:func:`mtc_cli.mappings.structure`)."""
+    Euclidean) of the training clusters (:func:`mtc_cli.core.mappings.structure`)."""
     X_train = np.asarray(X_train, dtype=np.float64)
     out = {}
     for k, lab in labels.items():

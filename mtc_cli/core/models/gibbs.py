@@ -6,21 +6,21 @@ p(k | x_i) ∝ exp(−‖x_i − μ_k‖² / T) (eq. 14 of Buhmann et al. 2011) 
 centroid μ_k to the mean of the objects assigned to k (an empty cluster keeps its
 centroid). The chain runs on from one temperature to the next as T is lowered
 geometrically, so it can stay trapped in a meta-stable state that deterministic annealing
-(:mod:`mtc_cli.models.annealing`, the fixed point of the same probabilities) does not
+(:mod:`mtc_cli.core.models.annealing`, the fixed point of the same probabilities) does not
 have. The estimate at a stopping temperature is the thermal average of the centroids over
 ``sweeps`` sweeps after ``burn_in``: a single state carries in every coordinate the noise
 of the mean of ≈ n/K objects drawn at random, which in high dimension is as large as the
 separation of the sources. K̂ at T counts the thermal means distinct at the resolution
-of T (:func:`mtc_cli.models.resolution.distinct_at`).
+of T (:func:`mtc_cli.core.models.resolution.distinct_at`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from mtc_cli.models.annealing import AnnealingPath
-from mtc_cli.models.resolution import distinct_at
-from mtc_cli.short_rows import softmax
+from mtc_cli.core.models.annealing import AnnealingPath
+from mtc_cli.core.models.resolution import distinct_at
+from mtc_cli.core.short_rows import softmax
 
 
 def sample_assignments(p: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -45,7 +45,7 @@ def annealed_gibbs(X: np.ndarray, n_centroids: int, rng: np.random.Generator, *,
     ``t_stop`` by the factor ``cooling`` (see the module docstring). The chain starts from
     uniformly random assignments (T = ∞). At every stopping temperature the path holds the
     thermal mean of the centroids and K̂, the number of them distinct at the resolution
-    of T (:func:`~mtc_cli.models.resolution.distinct_at`)."""
+    of T (:func:`~mtc_cli.core.models.resolution.distinct_at`)."""
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2 or len(X) < 1:
         raise ValueError(f"X must be a non-empty (n, D) array, got shape {np.shape(X)}")

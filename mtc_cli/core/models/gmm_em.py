@@ -2,8 +2,9 @@
 E-step, convergence test and lower bound) with the two steps that loop over the components
 in Python for full covariances — the M-step's covariances and Cholesky factors, and the
 log-densities — computed for blocks of components at once
-(:func:`mtc_cli.models.gmm.full_m_step`, :func:`mtc_cli.models.gmm.full_log_densities`), and
-the k-means initialisation's ``KMeans`` fit through :mod:`mtc_cli.models.sklearn_kmeans`
+(:func:`mtc_cli.core.models.gmm_steps.full_m_step`,
+:func:`mtc_cli.core.models.gmm_steps.full_log_densities`), and
+the k-means initialisation's ``KMeans`` fit through :mod:`mtc_cli.core.models.sklearn_kmeans`
 (the same labels). The same formulas, so the same fit up to rounding (``tests/test_gmm.py``
 compares it with ``GaussianMixture``); on the small sets of ``mtc select`` (hundreds of
 objects, EM runs of a few ms) the loops were most of the time."""
@@ -13,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 from sklearn.mixture import GaussianMixture
 
-from mtc_cli.logsumexp import logsumexp
-from mtc_cli.models import sklearn_kmeans
-from mtc_cli.models.gmm import full_log_densities, full_m_step
+from mtc_cli.core.logsumexp import logsumexp
+from mtc_cli.core.models import sklearn_kmeans
+from mtc_cli.core.models.gmm_steps import full_log_densities, full_m_step
 
 
 class BatchedGaussianMixture(GaussianMixture):
@@ -27,7 +28,7 @@ class BatchedGaussianMixture(GaussianMixture):
     def _initialize_parameters(self, X, random_state, *args, **kwargs):
         """scikit-learn's k-means initialisation — the labels of ``KMeans(n_components,
         n_init=1, random_state=random_state)`` as responsibilities — with its ``KMeans`` fit
-        through :mod:`mtc_cli.models.sklearn_kmeans` (the same labels, one thread); other
+        through :mod:`mtc_cli.core.models.sklearn_kmeans` (the same labels, one thread); other
         initialisations and float32 data are scikit-learn's own."""
         if self.init_params != "kmeans" or X.dtype != np.float64:
             return super()._initialize_parameters(X, random_state, *args, **kwargs)
@@ -53,7 +54,7 @@ class BatchedGaussianMixture(GaussianMixture):
 
     def _estimate_log_prob_resp(self, X, *args, **kwargs):
         """The E-step: ln p(x_i) and the log responsibilities, with scikit-learn's
-        log-sum-exp (the same operations: :mod:`mtc_cli.logsumexp`) without its array-API
+        log-sum-exp (the same operations: :mod:`mtc_cli.core.logsumexp`) without its array-API
         dispatch."""
         if self.covariance_type != "full":
             return super()._estimate_log_prob_resp(X, *args, **kwargs)

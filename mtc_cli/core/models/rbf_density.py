@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from mtc_cli.logsumexp import logsumexp
-from mtc_cli.models import kmeans
+from mtc_cli.core.logsumexp import logsumexp
+from mtc_cli.core.models import kmeans
 
 
 @dataclass(frozen=True)

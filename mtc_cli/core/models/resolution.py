@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mtc_cli.models.annealing import distinct
+from mtc_cli.core.models.annealing import distinct
 
 
 def distinct_at(centroids: np.ndarray, T: float) -> np.ndarray:

@@ -28,7 +28,7 @@ import scipy.sparse as sp
 from scipy.special import ive
 from sklearn.cluster import KMeans
 
-from mtc_cli.logsumexp import logsumexp
+from mtc_cli.core.logsumexp import logsumexp
 
 
 @dataclass(frozen=True)
