@@ -33,7 +33,7 @@ figures:
 # one process and one worker pool for all configs, the longest tasks first
 figures-full:
 	mtc run $(CONFIGS) -j $(JOBS)
-	mtc report results --readme README.md
+	mtc report results --readme README.md --readme docs/league.md --readme docs/reproductions.md
 
 bench:
 	@for b in $(BENCHES); do echo "== $$b"; $(PYTHON) $$b || exit 1; done
@@ -42,4 +42,4 @@ lint:
 	ruff check .
 
 readme:
-	mtc report results --readme README.md
+	mtc report results --readme README.md --readme docs/league.md --readme docs/reproductions.md

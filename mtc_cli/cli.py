@@ -548,24 +548,40 @@ def keys(name, plugins):
 
 @main.command()
 @click.argument("results_dir", default="results", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--readme", type=click.Path(dir_okay=False, path_type=Path),
-              help="Rewrite the blocks between <!-- targets:start --> and <!-- targets:end "
-              "--> (and <!-- league:start/end -->) in this file.")
+@click.option("--readme", "--doc", "files", multiple=True,
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="A file whose blocks between <!-- targets:start --> and <!-- targets:end "
+              "--> (and <!-- league:start/end -->) are rewritten; repeat it for every file "
+              "that holds a block (README.md, docs/*.md). Each file updates the blocks it "
+              "marks; a block marked in none of them is an error.")
+@click.option("--check", is_flag=True,
+              help="Write nothing: name each file and block that is out of date and exit 1 "
+              "(0 when every block is up to date).")
 @_one_line_errors
-def report(results_dir, readme):
+def report(results_dir, files, check):
     """Collect every run's targets.csv under RESULTS_DIR into the reproduction table (and
-    the criteria league's table, if that run exists)."""
-    from mtc_cli.show.report import league_table, reproduction_table, update_readme
+    the criteria league's table, if that run exists); print them, or write them into the
+    files given."""
+    from mtc_cli.show.report import league_table, reproduction_table, update_files
 
+    if check and not files:
+        raise MtcError("--check compares the files given with --readme FILE; none given")
     tables = {"targets": reproduction_table(results_dir)}
     league = league_table(results_dir)
     if league is not None:
         tables["league"] = league
-    if readme is not None:
-        changed = update_readme(readme, tables)
-        click.echo(f"{'updated' if changed else 'unchanged'}: {readme}")
-    else:
+    if not files:
         click.echo("\n\n".join(tables.values()))
+        return
+    changed = update_files(files, tables, check=check)
+    for path, blocks in changed.items():
+        if check:
+            click.echo(f"out of date: {path} ({', '.join(blocks)})" if blocks
+                       else f"up to date: {path}")
+        else:
+            click.echo(f"{'updated' if blocks else 'unchanged'}: {path}")
+    if check and any(changed.values()):
+        sys.exit(1)
 
 
 if __name__ == "__main__":

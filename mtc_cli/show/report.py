@@ -1,9 +1,11 @@
-"""The README's tables built from committed runs: the reproduction table (every run's
-``targets.csv``) and the league table of the criteria (``criteria_league/league.csv``),
-each written between its markers."""
+"""The tables of the README and docs/ built from committed runs: the reproduction table
+(every run's ``targets.csv``) and the league table of the criteria
+(``criteria_league/league.csv``), each written between its markers in whichever of the given
+files hold them."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -143,17 +145,54 @@ def league_table(results_dir: Path) -> str | None:
             "best single criterion per model:\n\n" + markdown_table(best.rename(columns=heads)))
 
 
-def update_readme(readme: Path, tables: dict[str, str]) -> bool:
-    """Write each table between its markers; True if the file changed."""
-    text = original = Path(readme).read_text()
+def _marker_lines(text: str, marker: str) -> list[int]:
+    """The offsets of the lines of ``text`` that are ``marker`` alone (a marker quoted in
+    prose is not one)."""
+    return [m.start() for m in re.finditer(rf"^{re.escape(marker)}[ \t]*$", text, re.M)]
+
+
+def replace_blocks(text: str, tables: dict[str, str], where: str = "") -> tuple[str, list[str]]:
+    """``text`` with each table written between its markers, where the text has them, and
+    the names of the blocks whose content changed. A start marker without its end marker
+    after it, or a block marked twice, is an error naming ``where``."""
+    changed = []
     for name, table in tables.items():
         start, end = MARKERS[name]
-        if start not in text or end not in text:
-            raise MtcError(f"{readme}: markers {start} and {end} not found")
-        head, rest = text.split(start, 1)
-        _, tail = rest.split(end, 1)
-        text = f"{head}{start}\n{table}\n{end}{tail}"
-    if text == original:
-        return False
-    atomic_write_text(readme, text)
-    return True
+        starts, ends = _marker_lines(text, start), _marker_lines(text, end)
+        if not starts and not ends:
+            continue
+        if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
+            raise MtcError(f"{where}: the block {name} needs one line {start} and one "
+                           f"line {end} after it")
+        block = f"{start}\n{table}\n"
+        if text[starts[0]:ends[0]] != block:
+            changed.append(name)
+            text = text[:starts[0]] + block + text[ends[0]:]
+    return text, changed
+
+
+def update_files(files: list[Path], tables: dict[str, str], *,
+                 check: bool = False) -> dict[Path, list[str]]:
+    """Write each table between its markers in every file of ``files`` that holds them (each
+    file updates only the blocks it marks) and return, per file, the blocks that changed —
+    with ``check``, that would change, and nothing is written. A table whose markers are in
+    none of the files is an error, raised before anything is written."""
+    unique = list(dict.fromkeys(Path(f) for f in files))
+    for f in unique:
+        if not f.is_file():
+            raise MtcError(f"{f}: file not found")
+    texts = {f: f.read_text() for f in unique}
+    found, new, changed = set(), {}, {}
+    for f, text in texts.items():
+        new[f], changed[f] = replace_blocks(text, tables, str(f))
+        found |= {name for name in tables if _marker_lines(text, MARKERS[name][0])}
+    missing = [name for name in tables if name not in found]
+    if missing:
+        pairs = "; ".join(" and ".join(MARKERS[name]) for name in missing)
+        raise MtcError(f"{', '.join(map(str, unique))}: markers {pairs} not found in any "
+                       "of them")
+    if not check:
+        for f in unique:
+            if changed[f]:
+                atomic_write_text(f, new[f])
+    return changed
