@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: configs whose quick profile takes longest: their two runs in tests/test_determinism.py
+#: configs whose quick profile takes longest: their two runs in tests/run/test_determinism.py
 #: (10–21 s on a quiet 2-core machine, the others ≤ 5 s) are left to ``pytest -m slow``
 SLOW_DETERMINISM = {"criteria_league", "pac_mdl_text", "stability_toy", "wasc_gmm_annealing",
                     "wasc_phase_transitions"}

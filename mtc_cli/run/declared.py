@@ -6,7 +6,7 @@ scikit-learn and matplotlib, which the experiment's module imports.
 The stand-in has the real fields; its types, ranges and choices are those written as
 literals, or as constants bound to literals in the module or in a module of mtc that it
 imports; anything else is left unchecked there, for the real ``Params`` to check after the
-import: the stand-in checks less, never more (``tests/test_config.py`` holds every shipped
+import: the stand-in checks less, never more (``tests/run/test_config.py`` holds every shipped
 experiment to it).
 """
 

@@ -6,11 +6,12 @@ largest k offered abstains (the curve may keep improving beyond the range: the c
 then no evidence for that k), and whether a run-off between the two leading k decides. The
 rules of ``mtc select`` for k-means and GMMs are fitted by the ``criteria_league``
 experiment on the data sets of its first ``data_seed`` and reported on those of the others;
-they ship as ``vote_rule.csv`` beside this module (``tests/test_voting.py`` checks that it is
-the league's committed ``results/criteria_league/vote_rule.csv``). The algorithms that find
-groups of any shape (:data:`~mtc_cli.selection.criteria.SHAPE_FREE`) take :func:`stability_rule`:
-only the stability votes. Every other model, and every selection whose criteria include none
-of a rule's voters, takes :data:`PLURALITY`: one vote per criterion.
+they ship as ``vote_rule.csv`` beside this module (``tests/selection/test_voting.py`` checks
+that it is the league's committed ``results/criteria_league/vote_rule.csv``). The algorithms
+that find groups of any shape (:data:`~mtc_cli.selection.criteria.SHAPE_FREE`) take
+:func:`stability_rule`: only the stability votes. Every other model, and every selection
+whose criteria include none of a rule's voters, takes :data:`PLURALITY`: one vote per
+criterion.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ transfers intact and I_β grows like log₂ k (MTC paper, Sect. 7). Instead:
 4. Both directions (X² mapped onto X¹ and X¹ onto X²) are computed and their capacities
    averaged. I_β is a mean over objects: the caller may pass a sample of each half.
 
-What it gives where the answer is known (``tests/test_soft_capacity.py``): separated,
+What it gives where the answer is known (``tests/core/test_soft_capacity.py``): separated,
 noise-free clusters at k = K carry log₂ K bits (the expected cost keeps every object's
 cheapest cluster as long as most of its mapping mass stays in its own cluster). Pure noise
 does *not* carry ≈ 0 bits: a k-means tessellation of noise is reproducible, and the

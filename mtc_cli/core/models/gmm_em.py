@@ -5,7 +5,7 @@ log-densities — computed for blocks of components at once
 (:func:`mtc_cli.core.models.gmm_steps.full_m_step`,
 :func:`mtc_cli.core.models.gmm_steps.full_log_densities`), and
 the k-means initialisation's ``KMeans`` fit through :mod:`mtc_cli.core.models.sklearn_kmeans`
-(the same labels). The same formulas, so the same fit up to rounding (``tests/test_gmm.py``
+(the same labels). The same formulas, so the same fit up to rounding (``tests/core/test_gmm.py``
 compares it with ``GaussianMixture``); on the small sets of ``mtc select`` (hundreds of
 objects, EM runs of a few ms) the loops were most of the time."""
 

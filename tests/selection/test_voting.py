@@ -10,7 +10,7 @@ import pytest
 from mtc_cli.selection import voting
 from mtc_cli.selection.report import vote_lines
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_plurality_ties_go_to_the_smallest_k_and_every_tied_k_is_marked():

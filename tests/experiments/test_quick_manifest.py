@@ -7,7 +7,7 @@ kernels (OpenBLAS picks AVX-512 or Haswell kernels; numpy and numba dispatch on 
 features) and on the libraries' versions, so the manifest holds one set of digests per
 *platform* (:func:`platform`); on a platform it does not know the test skips and says so.
 
-``python tests/test_quick_manifest.py`` adds this platform's digests of the present
+``python tests/experiments/test_quick_manifest.py`` adds this platform's digests of the present
 ``results/quick/`` (after ``make figures`` on a clean tree) to the manifest.
 """
 
@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 QUICK = ROOT / "results" / "quick"
-MANIFEST = Path(__file__).with_name("data") / "quick_manifest.json"
+MANIFEST = Path(__file__).resolve().parents[1].joinpath("data") / "quick_manifest.json"
 
 
 def platform() -> str:

@@ -19,7 +19,7 @@ import pytest
 
 pytestmark = pytest.mark.reliability
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAGE = os.sysconf("SC_PAGE_SIZE")
 RUN = ("run", ROOT / "configs" / "gmm_overlap.yaml", "--quick", "--set", "reps=2")
 

@@ -11,7 +11,7 @@ import yaml
 from mtc_cli.core.errors import MtcError
 from mtc_cli.show import expressions
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TABLE = pd.DataFrame({"k": [1, 2, 3, 4], "score": [4.0, 1.0, 0.5, 2.0],
                       "name": ["a", "b", "c", "b"], "ok": [True, False, True, True]})
 

@@ -19,7 +19,7 @@ from mtc_cli.core.criteria.stability_resampling import instability_curve
 from mtc_cli.core.datasets import golub, toy
 from mtc_cli.core.models import clusterers as C
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def blobs(seed=0, n=40, k=3):

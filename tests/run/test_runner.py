@@ -113,7 +113,7 @@ def test_every_experiments_code_version_holds_the_seeding_and_only_what_computes
 
     from mtc_cli.run import codeversion
 
-    configs = sorted((Path(__file__).resolve().parents[1] / "configs").glob("*.yaml"))
+    configs = sorted((Path(__file__).resolve().parents[2] / "configs").glob("*.yaml"))
     names = sorted({f"experiments.{yaml.safe_load(c.read_text())['experiment']}"
                     for c in configs})
     before = {n: codeversion.code_version(n) for n in names}

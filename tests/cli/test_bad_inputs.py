@@ -27,7 +27,7 @@ from PIL import Image
 
 pytestmark = pytest.mark.reliability
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GMM = yaml.safe_load((ROOT / "configs" / "gmm_overlap.yaml").read_text())
 LENNA = yaml.safe_load((ROOT / "configs" / "svd_lenna.yaml").read_text())
 ERROR = "error"

@@ -106,7 +106,7 @@ def test_every_committed_failure_says_why():
     reason: "faithful — the unstated detail" or "ours — the setting" (issue 29, item 7)."""
     from mtc_cli.show.report import reason_class
 
-    root = Path(__file__).resolve().parents[1] / "results"
+    root = Path(__file__).resolve().parents[2] / "results"
     files = sorted(root.glob("*/targets.csv"))
     assert files
     missing = []

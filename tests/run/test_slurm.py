@@ -27,7 +27,7 @@ import yaml
 
 pytestmark = pytest.mark.slurm
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TESTS = Path(__file__).resolve().parent
 DAEMONS = ("munged", "slurmctld", "slurmd", "sbatch", "squeue", "scancel", "sinfo")
 #: a gmm_overlap sweep small enough for seconds of work, large enough for many tasks

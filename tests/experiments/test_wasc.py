@@ -18,7 +18,7 @@ from mtc_cli.core.datasets import boolean_sources as bs
 from mtc_cli.core.models import annealing, boolean, gibbs
 from mtc_cli.core.models.resolution import distinct_at
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_two_sources_have_the_asked_hamming_distance_and_distinct_or():

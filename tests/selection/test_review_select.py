@@ -30,15 +30,15 @@ from mtc_cli.run import codeversion, yamlio
 
 pytestmark = pytest.mark.reliability
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TABLE = ROOT / "tests" / "data" / "bad-inputs-select.tsv"
 #: the review's verdicts of a case that needs nothing more
 CLEAN = {"clean", "reasonable", "resumed, identical", "detected, recomputed, identical",
          "recomputed, identical", "rebuilt from cache, identical", "ignored, identical",
          "not detected (by design)"}
-HERE = "tests/test_review_select.py"
-SELECT = "tests/test_select.py"
-DISK = "tests/test_full_disk.py"
+HERE = "tests/selection/test_review_select.py"
+SELECT = "tests/selection/test_select.py"
+DISK = "tests/run/test_full_disk.py"
 
 #: case of the table → the test that holds it (pytest node id from the project root)
 COVERED = {
@@ -55,7 +55,7 @@ COVERED = {
         f"{SELECT}::test_saved_config_keeps_every_set_and_waits_for_the_run",
     "N34d_save_config_roundtrip":
         f"{SELECT}::test_saved_config_keeps_every_set_and_waits_for_the_run",
-    "N31c_empty_lock_file": "tests/test_runlock.py::test_an_empty_lock_being_written_is_held",
+    "N31c_empty_lock_file": "tests/run/test_runlock.py::test_an_empty_lock_being_written_is_held",
     "N44_wide_5x100000_npy": f"{HERE}::test_a_full_gmm_too_large_for_memory_is_one_line",
     "N44b_wide_5x100000_csv":
         f"{HERE}::test_the_memory_check_of_a_gmm_holds_for_a_csv",
@@ -143,7 +143,7 @@ def test_values_beyond_float_range_are_one_line(tmp_path, model, scale):
     proc = mtc("select", data, "--model", model, "--out", tmp_path / "out", cwd=tmp_path)
     line = one_line_error(proc, tmp_path / "out")
     assert ("overflow" if scale > 1 else "underflow") in line and "--standardize" in line
-    if model == "gmm":  # the way out works (its numbers: tests/test_user_data.py)
+    if model == "gmm":  # the way out works (its numbers: tests/core/test_user_data.py)
         done = mtc("select", data, "--standardize", "--k", "1..4", "--criteria",
                    "bic,gap,silhouette", "--json", *FAST, "--out", tmp_path / "std",
                    cwd=tmp_path)
