@@ -29,19 +29,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from experiments._access_control import HP, Noise, file_source, load_file
 from mtc_cli.core.criteria import bicross, molloy
 from mtc_cli.core.criteria.boolean_transfer import svd_threshold_transfer_costs
 from mtc_cli.core.datasets import access_control as ac
 from mtc_cli.core.errors import MtcError
-from mtc_cli.core.files import file_sha256
 from mtc_cli.core.mappings import nearest_neighbour
 from mtc_cli.core.models import svd
 from mtc_cli.core.models.boolean import hamming, svd_denoisings
 from mtc_cli.run.experiment import Experiment
-from mtc_cli.run.params import PROJECT_ROOT, param, to_plain
+from mtc_cli.run.params import param
 from mtc_cli.show import plotting
 
-HP = PROJECT_ROOT / "data" / "access_control_hp"
 ORACLE = "#d62728"
 
 
@@ -73,15 +72,6 @@ class Erbac:
     max_functional_per_business: int = param(4, help="functional roles per business role",
                                              min=1)
     max_business_per_user: int = param(2, help="business roles per user", min=1)
-
-
-@dataclass(frozen=True)
-class Noise:
-    relative_to: str = param("ones", help="'ones': rates are fractions of the number of ones "
-                                          "of X*; 'entries': per-entry flip probabilities",
-                             choices=["ones", "entries"])
-    additive: float = param(0.10, help="rate of spurious grants (0 → 1)", min=0.0)
-    subtractive: float = param(0.10, help="rate of removed grants (1 → 0)", min=0.0, max=1.0)
 
 
 @dataclass(frozen=True)
@@ -132,8 +122,7 @@ def data_note(p: Params) -> str:
 
 def datasets(p: Params) -> list[dict]:
     """One source description per dataset (what a task needs to rebuild X*)."""
-    out = [{"dataset": Path(f).name.split(".")[0], "file": to_plain(Path(f)),
-            "sha256": file_sha256(f)} for f in p.real]
+    out = [file_source(f) for f in p.real]
     out += [{"dataset": g, "generator": g, "params": asdict(getattr(p, g)),
              "data_seed": p.data_seed} for g in p.generators]
     return out
@@ -145,8 +134,7 @@ def _error_free(source: str) -> np.ndarray:
 
     s = json.loads(source)
     if "file" in s:
-        path = Path(s["file"])
-        X = ac.load_user_permissions(path if path.is_absolute() else PROJECT_ROOT / path)[0]
+        X = load_file(s)
     else:
         X = ac.GENERATORS[s["generator"]](np.random.default_rng(s["data_seed"]),
                                           **s["params"]).X

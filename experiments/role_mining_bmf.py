@@ -27,16 +27,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from experiments._access_control import HP, Noise, file_source, load_file
 from mtc_cli.core.criteria.boolean_transfer import bmf_transfer_cost, hamming_transfer_cost
 from mtc_cli.core.datasets import access_control as ac
 from mtc_cli.core.errors import MtcError
-from mtc_cli.core.files import file_sha256
 from mtc_cli.core.mappings import nearest_neighbour
 from mtc_cli.core.models.boolean import boolean_product, fit_mac, hamming
 from mtc_cli.run.experiment import Experiment
-from mtc_cli.run.params import PROJECT_ROOT, param, to_plain
+from mtc_cli.run.params import param, to_plain
 
-HP = PROJECT_ROOT / "data" / "access_control_hp"
 SYNTHETIC = "synthetic"
 SKEWED = "skewed"
 
@@ -48,15 +47,6 @@ class Synthetic:
     n_roles: int = param(10, help="true number of roles", min=1)
     max_roles_per_user: int = param(2, help="each user holds 1..this many roles", min=1)
     max_perms_per_role: int = param(60, help="each role holds 1..this many permissions", min=1)
-
-
-@dataclass(frozen=True)
-class Noise:
-    relative_to: str = param("ones", help="'ones': rates are fractions of the number of ones "
-                                          "of X*; 'entries': per-entry flip probabilities",
-                             choices=["ones", "entries"])
-    additive: float = param(0.10, help="rate of spurious grants (0 → 1)", min=0.0)
-    subtractive: float = param(0.10, help="rate of removed grants (1 → 0)", min=0.0, max=1.0)
 
 
 @dataclass(frozen=True)
@@ -122,8 +112,7 @@ def datasets(p: Params) -> list[dict]:
         params = {k: v for k, v in asdict(p.skewed).items() if k not in ("noise", "k_max")}
         out.append({"dataset": SKEWED, "generator": "skewed_roles", "params": params,
                     "noise": asdict(p.skewed.noise), "data_seed": p.data_seed})
-    out += [{"dataset": Path(r.file).name.split(".")[0], "file": to_plain(Path(r.file)),
-             "sha256": file_sha256(r.file)} for r in p.real]
+    out += [file_source(r.file) for r in p.real]
     return out
 
 
@@ -152,8 +141,7 @@ def true_k(p: Params, name: str) -> float:
 def _matrices(source: str) -> tuple[np.ndarray, np.ndarray | None]:
     s = json.loads(source)
     if "file" in s:
-        path = Path(s["file"])
-        X = ac.load_user_permissions(path if path.is_absolute() else PROJECT_ROOT / path)[0]
+        X = load_file(s)
         clean = None
     else:
         rng = np.random.default_rng(s["data_seed"])

@@ -5,9 +5,10 @@ scikit-learn and matplotlib, which the experiment's module imports.
 
 The stand-in has the real fields; its types, ranges and choices are those written as
 literals, or as constants bound to literals in the module or in a module of mtc that it
-imports; anything else is left unchecked there, for the real ``Params`` to check after the
-import: the stand-in checks less, never more (``tests/run/test_config.py`` holds every shipped
-experiment to it).
+imports; its nested dataclasses are the module's own or imported from a module of ours
+(``experiments._access_control.Noise``); anything else is left unchecked there, for the
+real ``Params`` to check after the import: the stand-in checks less, never more
+(``tests/run/test_config.py`` holds every shipped experiment to it).
 """
 
 from __future__ import annotations
@@ -140,6 +141,13 @@ class _Module:
                 raise _Unknown(name)
             return self.made[name]
         node = self.classes.get(name)
+        if node is None and name in self.imported and self.depth < 3:
+            module, attribute = self.imported[name]  # a dataclass of another module of ours
+            tree = parse(module) if module.split(".")[0] in OWN else None
+            if tree is None:
+                raise _Unknown(name)
+            self.made[name] = _Module(tree, self.depth + 1).dataclass(attribute)
+            return self.made[name]
         if node is None or node.bases or node.keywords or not any(
                 ast.unparse(d).split("(")[0] in ("dataclass", "dataclasses.dataclass")
                 for d in node.decorator_list):

@@ -40,8 +40,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from mtc_cli.core.criteria import kmeans_transfer
-from mtc_cli.core.criteria.transfer_cost import transfer_cost
-from mtc_cli.core.mappings import soft
+from mtc_cli.core.criteria.transfer_cost import soft_mapped_cost, transfer_cost
 from mtc_cli.core.models import clusterers, gmm, kmeans, sklearn_kmeans, text
 
 
@@ -228,8 +227,7 @@ class SphericalKmeans(_PerK):
         r1 = float(np.mean(1.0 - cosines(X1, one)))
         if r1 <= 0:
             raise ValueError("R(s¹, X¹, 1) = 0: all objects of X¹ point the same way")
-        D = self.costs(fit, X2)
-        return float(np.einsum("nt,nt->n", D, soft(D, self.beta_factor / r1)).mean())
+        return soft_mapped_cost(self.costs(fit, X2), self.beta_factor / r1)
 
 
 # --- algorithms that yield labels only ------------------------------------------------------

@@ -173,9 +173,13 @@ def test_a_bad_key_or_value_is_found_before_the_experiment_is_imported(tmp_path)
     matplotlib is imported to report these."""
     cases = {"repz: 2": "unknown key 'repz'", "n: many": "key 'n': expected an integer",
              "covariance_type: ful": "(did you mean 'full'?)", "k_max: 0": "≥ 1",
-             "sigma_over_d: [0.1, .nan]": "expected a finite number"}
+             "sigma_over_d: [0.1, .nan]": "expected a finite number",
+             # a dataclass imported from another module of ours (experiments._access_control)
+             "experiment: boolean_denoising\nnoise: {additive: -1}": "key 'noise.additive'",
+             "experiment: role_mining_bmf\nnoise: {relative_to: one}": "(did you mean 'ones'?)"}
     for i, (line, fragment) in enumerate(cases.items()):
-        path = write(tmp_path, f"experiment: gmm_overlap\n{line}\n", f"c{i}.yaml")
+        text = line if line.startswith("experiment:") else f"experiment: gmm_overlap\n{line}"
+        path = write(tmp_path, text + "\n", f"c{i}.yaml")
         code = ("import sys\nfrom mtc_cli.run.config import load_config\ntry:\n"
                 f"    load_config({str(path)!r})\nexcept Exception as exc:\n    print(exc)\n"
                 "print(sorted(m for m in ('numpy', 'pandas', 'sklearn', 'matplotlib', 'scipy')"

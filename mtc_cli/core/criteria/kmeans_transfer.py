@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from mtc_cli.core import mappings
-from mtc_cli.core.criteria.transfer_cost import transfer_cost
+from mtc_cli.core.criteria.transfer_cost import soft_mapped_cost, transfer_cost
 from mtc_cli.core.models.kmeans import KmeansSolution, squared_distances
 
 
@@ -52,9 +52,9 @@ def soft_object_transfer_cost(solution: KmeansSolution, X2: np.ndarray,
 
 def soft_transfer_cost(solution: KmeansSolution, X2: np.ndarray, beta: float) -> float:
     """Eq. 14 of Frank et al. 2011 (eq. 13 with the object-to-centroid approximation):
-    R^T = (1/N₂) Σ_i' Σ_t d(μ_t, x²_i') · softmax_t(−β d(μ_t, x²_i'))."""
-    D = squared_distances(solution.centroids, X2)
-    return float(np.einsum("nt,nt->n", D, mappings.soft(D, beta)).mean())
+    R^T = (1/N₂) Σ_i' Σ_t d(μ_t, x²_i') · softmax_t(−β d(μ_t, x²_i')), d the squared
+    Euclidean distance (:func:`~mtc_cli.core.criteria.transfer_cost.soft_mapped_cost`)."""
+    return soft_mapped_cost(squared_distances(solution.centroids, X2), beta)
 
 
 def single_cluster_beta(X1: np.ndarray, factor: float = 0.75) -> float:

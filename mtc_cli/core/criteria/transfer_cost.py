@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mtc_cli.core.mappings import soft
 from mtc_cli.core.models.svd import SvdSolution
 
 
@@ -25,6 +26,15 @@ def transfer_cost(partial_costs: np.ndarray, mapping: np.ndarray | None = None) 
     if c.ndim != 2 or psi.shape != (c.shape[0],):
         raise ValueError("with a mapping, partial_costs must be (N2, N1) and mapping (N2,)")
     return float(c[np.arange(c.shape[0]), psi].mean())
+
+
+def soft_mapped_cost(dissimilarities: np.ndarray, beta: float) -> float:
+    """Eq. 14 of Frank et al. 2011: R^T = (1/N₂) Σ_i' Σ_t d_i't · softmax_t(−β d_i't), the
+    cost of each x²_i' expected under the soft mapping (eq. 12) onto the k parts of a
+    solution; ``dissimilarities`` is (N₂, k), d_i't = d(μ_t, x²_i'). k-means takes squared
+    Euclidean distances, spherical k-means 1 − x²_i'ᵀμ_t."""
+    D = np.asarray(dissimilarities, dtype=np.float64)
+    return float(np.einsum("nt,nt->n", D, soft(D, beta)).mean())
 
 
 def svd_transfer_costs(solution: SvdSolution, X2: np.ndarray, mapping: np.ndarray) -> np.ndarray:
