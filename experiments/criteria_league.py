@@ -33,7 +33,7 @@ from mtc_cli.core.models.gmm import COVARIANCE_TYPES
 from mtc_cli.run.experiment import Experiment
 from mtc_cli.run.params import param
 from mtc_cli.selection import choice, engine, voting
-from mtc_cli.selection.criteria import CLUSTERING
+from mtc_cli.selection.catalog import CLUSTERING
 from mtc_cli.selection.settings import make_settings
 
 #: scikit-learn's bundled data sets: their number of classes (the reference k) and objects

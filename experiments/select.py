@@ -27,7 +27,7 @@ from mtc_cli.run.experiment import Experiment
 from mtc_cli.run.params import param
 from mtc_cli.run.tasking import LOCATION
 from mtc_cli.selection import auto, choice, engine, voting
-from mtc_cli.selection.criteria import AUTO_MODELS, CLUSTERING, CRITERIA, MODELS
+from mtc_cli.selection.catalog import AUTO_MODELS, CLUSTERING, CRITERIA, MODELS
 from mtc_cli.selection.settings import Settings, check_data, make_settings, parse_range
 
 #: the model a kind of input counts by default
@@ -149,7 +149,7 @@ def _matrix(key: tuple, path: str, model: str, tfidf: bool):
     if model == "spkmeans":
         import scipy.sparse as sp
 
-        from mtc_cli.selection.models import unit_rows
+        from mtc_cli.selection.fitting import unit_rows
 
         if tfidf:
             from sklearn.feature_extraction.text import TfidfTransformer
@@ -190,7 +190,7 @@ def settings(p: Params, model: str | None = None) -> Settings:
 
 def selections(p: Params) -> dict[str, Settings]:
     """model → its :class:`Settings`: one model, or every algorithm of ``auto``
-    (:data:`~mtc_cli.selection.criteria.AUTO_MODELS`) that takes the data."""
+    (:data:`~mtc_cli.selection.catalog.AUTO_MODELS`) that takes the data."""
     if p.model == "auto":
         return auto_selections(p)[0]
     return {model_of(p): settings(p)}
@@ -345,7 +345,7 @@ class Select(Experiment):
                                    outdir / "select.png")]
 
     def report(self, summary: pd.DataFrame, p: Params, run_dir: Path) -> str:
-        from mtc_cli.selection.report import auto_report, terminal_report
+        from mtc_cli.selection.output import auto_report, terminal_report
 
         data = _read(*_data_key(p))
         vote = pd.read_csv(Path(run_dir) / "vote.csv")
@@ -357,7 +357,7 @@ class Select(Experiment):
 
     def summary_json(self, outcome) -> dict:
         """The selection of a finished run as a JSON-able dict (``mtc select --json``)."""
-        from mtc_cli.selection.report import auto_json, summary_json
+        from mtc_cli.selection.output import auto_json, summary_json
 
         p = outcome.config.params
         run_dir = Path(outcome.run_dir)

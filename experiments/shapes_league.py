@@ -34,7 +34,7 @@ from mtc_cli.core.files import file_sha256
 from mtc_cli.run.experiment import Experiment
 from mtc_cli.run.params import param
 from mtc_cli.selection import auto, choice, engine, voting
-from mtc_cli.selection.criteria import AUTO_MODELS
+from mtc_cli.selection.catalog import AUTO_MODELS
 from mtc_cli.selection.settings import make_settings
 
 FAMILIES = ("shapes", "milligan_cooper")

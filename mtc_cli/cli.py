@@ -13,7 +13,7 @@ import click
 
 from mtc_cli.core.datasets.formats import FORMATS as DATA_FORMATS
 from mtc_cli.core.errors import MtcError
-from mtc_cli.selection.criteria import MODELS as SELECT_MODELS
+from mtc_cli.selection.catalog import MODELS as SELECT_MODELS
 
 RESUME = "finished tasks are cached, run the same command again to resume"
 
@@ -419,7 +419,7 @@ def _print_outcome(outcome) -> None:
     click.echo("\nSummary: selected k per condition and criterion (median [quartiles]):")
     click.echo(format_table(summary_wide(outcome.summary)))
     if outcome.targets is not None and not outcome.targets.empty:
-        from mtc_cli.show.report import count_line, tagged_claims
+        from mtc_cli.show.docs import count_line, tagged_claims
 
         t = outcome.targets.assign(claim=tagged_claims(outcome.targets))
         t = t[["claim", "status", "observed"]]
@@ -466,7 +466,7 @@ def list_():
     ``--criteria`` takes), one line each."""
     from mtc_cli.run.params import PROJECT_ROOT, read_yaml
     from mtc_cli.run.registry import description, experiment_names
-    from mtc_cli.selection.criteria import CRITERIA
+    from mtc_cli.selection.catalog import CRITERIA
 
     configs = []
     for path in sorted((PROJECT_ROOT / "configs").glob("*.yaml")):
@@ -562,7 +562,7 @@ def report(results_dir, files, check):
     """Collect every run's targets.csv under RESULTS_DIR into the reproduction table (and
     the criteria league's table, if that run exists); print them, or write them into the
     files given."""
-    from mtc_cli.show.report import league_table, reproduction_table, update_files
+    from mtc_cli.show.docs import league_table, reproduction_table, update_files
 
     if check and not files:
         raise MtcError("--check compares the files given with --readme FILE; none given")

@@ -90,7 +90,7 @@ def test_a_detected_cycle_and_a_layer_breach_would_fail(monkeypatch):
     breaks the layering, and one of ``selection.voting`` in ``selection.criteria`` closes
     a cycle (``voting`` imports ``criteria``)."""
     edit = {"mtc_cli.core.criteria.stability": "\ndef _f():\n    from mtc_cli.run import runner\n",
-            "mtc_cli.selection.criteria": "\ndef _f():\n    from mtc_cli.selection import voting\n"}
+            "mtc_cli.selection.catalog": "\ndef _f():\n    from mtc_cli.selection import voting\n"}
     read = Path.read_text
 
     def patched(self, *a, **k):

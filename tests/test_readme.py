@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from mtc_cli.selection.criteria import markdown_table
+from mtc_cli.selection.catalog import markdown_table
 
 ROOT = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").is_file())
 README = ROOT / "README.md"

@@ -39,7 +39,7 @@ NOT_COMPUTING_LAYERS = ("mtc_cli.run", "mtc_cli.show")
 RUN_COMPUTING = frozenset({"mtc_cli.run.tasking", "mtc_cli.run.allocator"})
 #: the package's front and the product's presentation modules, not followed either
 NOT_COMPUTING = frozenset({"mtc_cli", "mtc_cli.cli", "mtc_cli.selection.figure",
-                           "mtc_cli.selection.report"})
+                           "mtc_cli.selection.output"})
 
 #: keys, seeds and runs every task: its closure is part of every experiment's code version
 TASKING = "mtc_cli.run.tasking"

@@ -1,7 +1,7 @@
 """``--model auto``: the clustering algorithm and its k together, by the normalised stability
 of Lange, Braun, Roth & Buhmann (2002).
 
-Every algorithm of :data:`~mtc_cli.selection.criteria.AUTO_MODELS` runs its own selection
+Every algorithm of :data:`~mtc_cli.selection.catalog.AUTO_MODELS` runs its own selection
 (every criterion that applies to it, and its vote). Each has the curve S(k)/S_rand(k) of
 Lange et al. (eq. 6: the disagreement of a half's own solution with the one transferred from
 the other half, over that of random labellings), which makes the stability of different k

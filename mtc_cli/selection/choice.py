@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mtc_cli.selection.criteria import CRITERIA, GAP_RULES
+from mtc_cli.selection.catalog import CRITERIA, GAP_RULES
 
 #: the column that numbers a criterion's replicates (its spread is taken over them)
 REPLICATE = {"pac_mdl": "split", "bicross": "permutation"}

@@ -8,7 +8,7 @@ from sklearn.base import BaseEstimator
 
 from mtc_cli.core.errors import MtcError
 from mtc_cli.selection import auto, choice, engine, voting
-from mtc_cli.selection.criteria import AUTO_MODELS, CLUSTERING, CRITERIA, MODELS
+from mtc_cli.selection.catalog import AUTO_MODELS, CLUSTERING, CRITERIA, MODELS
 from mtc_cli.selection.settings import check_data, make_settings, parse_range
 
 
@@ -27,7 +27,7 @@ class OrderSelector(BaseEstimator):
         (rows are L2-normalised; apply tf-idf yourself), the clusters of an agglomerative,
         spectral or path-based clustering, the rank of a truncated SVD, or the roles of a
         Boolean factorization (0/1 data). ``"auto"``: every algorithm of
-        :data:`~mtc_cli.selection.criteria.AUTO_MODELS`, the one of lowest normalised
+        :data:`~mtc_cli.selection.catalog.AUTO_MODELS`, the one of lowest normalised
         stability chosen (:mod:`mtc_cli.selection.auto`) and its vote the answer.
     k : range, (lo, hi) or "lo..hi"
         Contiguous range of k; ``None``: 1..10 (svd: every rank up to 100), at most half
@@ -101,7 +101,7 @@ class OrderSelector(BaseEstimator):
         except MtcError as exc:
             raise DataRefused(str(exc)) from None
         if self.model == "spkmeans":
-            from mtc_cli.selection.models import unit_rows
+            from mtc_cli.selection.fitting import unit_rows
 
             X = unit_rows(X)
         seed = int(self.random_state)

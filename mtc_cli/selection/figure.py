@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mtc_cli.selection.criteria import CRITERIA
+from mtc_cli.selection.catalog import CRITERIA
 
 #: rules whose best value is the smallest (flipped so that up is better in the figure)
 _LOWER_IS_BETTER = ("min", "median_min", "stability")

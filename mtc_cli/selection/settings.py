@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mtc_cli.core.errors import MtcError
-from mtc_cli.selection.criteria import CRITERIA, LABEL_CLUSTERING, applicable
+from mtc_cli.selection.catalog import CRITERIA, LABEL_CLUSTERING, applicable
 
 #: the fewest objects a selection runs on: two in each random half
 MIN_OBJECTS = 4

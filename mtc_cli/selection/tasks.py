@@ -16,7 +16,7 @@ from dataclasses import fields
 
 import numpy as np
 
-from mtc_cli.selection.criteria import CLUSTERING, CRITERIA
+from mtc_cli.selection.catalog import CLUSTERING, CRITERIA
 from mtc_cli.selection.settings import Settings
 
 #: β grid of the capacity: 31 points over six decades, then a bounded search between the
@@ -88,7 +88,7 @@ def run_task(X, task: dict, rng: np.random.Generator, *, train_labels=None) -> l
 
 
 def _model(s: Settings):
-    from mtc_cli.selection.models import cluster_model
+    from mtc_cli.selection.fitting import cluster_model
 
     return cluster_model(s.model, n_init=s.n_init, covariance_type=s.covariance_type,
                          beta_factor=s.beta_factor, max_items=s.max_items)
@@ -405,7 +405,7 @@ def _gap(X, s: Settings, rng, rep: int) -> list[dict]:
     """log W_k of the data (rep 0) or log W*_k of one reference set drawn uniformly in the
     data's bounding box (rep ≥ 1), clustered by the same model (Tibshirani et al. 2001)."""
     from mtc_cli.core.criteria.gap_statistic import uniform_box, within_sum_of_squares
-    from mtc_cli.selection.models import clusterer
+    from mtc_cli.selection.fitting import clusterer
 
     data = X[reference_sample(X, s.max_items)]
     if rep > 0:
@@ -423,7 +423,7 @@ def _clest(X, s: Settings, rng, rep: int) -> list[dict]:
     distinct points than clusters) the scores are NaN with a note: Clest fails alone."""
     from mtc_cli.core.criteria.clest import agreement_statistic
     from mtc_cli.core.criteria.gap_statistic import uniform_box
-    from mtc_cli.selection.models import clusterer
+    from mtc_cli.selection.fitting import clusterer
 
     data = X[reference_sample(X, s.max_items)]
     if rep > 0:

@@ -8,7 +8,7 @@ rules of ``mtc select`` for k-means and GMMs are fitted by the ``criteria_league
 experiment on the data sets of its first ``data_seed`` and reported on those of the others;
 they ship as ``vote_rule.csv`` beside this module (``tests/selection/test_voting.py`` checks
 that it is the league's committed ``results/criteria_league/vote_rule.csv``). The algorithms
-that find groups of any shape (:data:`~mtc_cli.selection.criteria.SHAPE_FREE`) take
+that find groups of any shape (:data:`~mtc_cli.selection.catalog.SHAPE_FREE`) take
 :func:`stability_rule`: only the stability votes. Every other model, and every selection
 whose criteria include none of a rule's voters, takes :data:`PLURALITY`: one vote per
 criterion.
@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mtc_cli.selection.criteria import SHAPE_FREE
+from mtc_cli.selection.catalog import SHAPE_FREE
 
 #: the fitted rules that ship with mtc (written by the criteria_league experiment)
 RULE_FILE = Path(__file__).with_name("vote_rule.csv")
@@ -246,7 +246,7 @@ def stability_rule(criteria) -> Rule:
 
 def rule_for(model: str, criteria) -> Rule:
     """The rule ``mtc select`` applies: :func:`stability_rule` for the algorithms of
-    :data:`~mtc_cli.selection.criteria.SHAPE_FREE` when the stability is among ``criteria``;
+    :data:`~mtc_cli.selection.catalog.SHAPE_FREE` when the stability is among ``criteria``;
     the league's fitted rule of ``model`` when it has one and some of its voters are among
     ``criteria``; else :data:`PLURALITY`."""
     if model in SHAPE_FREE and "stability" in criteria:

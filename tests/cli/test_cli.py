@@ -7,7 +7,7 @@ import sys
 import pandas as pd
 import pytest
 
-from mtc_cli.show.report import END, START
+from mtc_cli.show.docs import END, START
 
 HEAVY = ("numpy", "pandas", "sklearn", "matplotlib", "scipy", "joblib")
 
@@ -62,7 +62,7 @@ def test_list_names_configs_experiments_and_criteria(cli):
     name ``--criteria`` takes, with what it chooses, its reference and its models."""
     from mtc_cli.cli import criterion_line
     from mtc_cli.run.registry import experiment_names, get_experiment
-    from mtc_cli.selection.criteria import CRITERIA
+    from mtc_cli.selection.catalog import CRITERIA
 
     result = cli("list")
     assert result.exit_code == 0

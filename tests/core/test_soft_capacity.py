@@ -16,7 +16,7 @@ from mtc_cli.core.criteria.soft_capacity import (
     alignment,
     soft_capacity,
 )
-from mtc_cli.selection.models import cluster_model
+from mtc_cli.selection.fitting import cluster_model
 
 K = 4
 CENTRES = 10.0 * np.array([[0, 0], [1, 0], [0, 1], [1, 1]])

@@ -14,14 +14,14 @@ from sklearn.metrics import adjusted_rand_score
 
 from mtc_cli.core.models import clusterers
 from mtc_cli.selection import auto, voting
-from mtc_cli.selection.criteria import (
+from mtc_cli.selection.catalog import (
     AUTO_MODELS,
     LABEL_CLUSTERING,
     PREDICTORS,
     SHAPE_FREE,
     applicable,
 )
-from mtc_cli.selection.models import cluster_model
+from mtc_cli.selection.fitting import cluster_model
 from mtc_cli.selection.settings import make_settings
 from mtc_cli.selection.tasks import plan, run_task
 

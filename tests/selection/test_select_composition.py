@@ -10,7 +10,7 @@ import pytest
 from mtc_cli.core.criteria.approximation_capacity import capacity
 from mtc_cli.core.criteria.soft_capacity import alignment, soft_capacity
 from mtc_cli.selection import tasks
-from mtc_cli.selection.models import Fit, _PerK
+from mtc_cli.selection.fitting import Fit, _PerK
 from mtc_cli.selection.settings import make_settings
 
 

@@ -14,7 +14,7 @@ from mtc_cli.core.criteria import gap_statistic
 from mtc_cli.core.criteria.kmeans_transfer import single_cluster_beta, soft_transfer_cost
 from mtc_cli.core.models import gmm
 from mtc_cli.selection import choice, voting
-from mtc_cli.selection.models import (
+from mtc_cli.selection.fitting import (
     Fit,
     Gmm,
     Kmeans,

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from mtc_cli.selection import voting
-from mtc_cli.selection.report import vote_lines
+from mtc_cli.selection.output import vote_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -4,7 +4,7 @@ nothing and exits 1 when a block would change."""
 
 import pandas as pd
 
-from mtc_cli.show.report import MARKERS
+from mtc_cli.show.docs import MARKERS
 
 TARGETS = MARKERS["targets"]
 LEAGUE = MARKERS["league"]

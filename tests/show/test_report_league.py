@@ -1,11 +1,11 @@
-"""The README's league table (mtc_cli/show/report.py): the test half only, and the peers beside
+"""The README's league table (mtc_cli/show/docs.py): the test half only, and the peers beside
 mtc's votes on the same data sets, refused when they were put beside another league."""
 
 import pandas as pd
 import pytest
 
 from mtc_cli.core.errors import MtcError
-from mtc_cli.show.report import league_table
+from mtc_cli.show.docs import league_table
 
 
 def _league(tmp_path, vote_share=0.8):

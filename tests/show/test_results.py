@@ -67,7 +67,7 @@ def test_kinds_and_targets_that_cannot_be_tested():
     assert list(out.kind) == ["paper", "ours", "paper"]
     assert list(out.status) == ["holds", "fails", "not testable"]
     assert list(out.holds) == [True, False, False]  # not testable is neither held nor failed
-    from mtc_cli.show.report import count_line
+    from mtc_cli.show.docs import count_line
 
     assert count_line(out) == ("2 paper claims: 1 hold, 0 fail, 1 not testable; 1 derived "
                                "and our own targets: 0 hold, 1 fail")
@@ -88,7 +88,7 @@ def test_mean_curves_by_hand():
 
 
 def test_count_line_counts_the_reasons_of_failures():
-    from mtc_cli.show.report import count_line, reason_class
+    from mtc_cli.show.docs import count_line, reason_class
 
     out = pd.DataFrame({"kind": ["paper", "paper", "paper", "paper", "derived"],
                         "status": ["holds", "fails", "fails", "fails", "fails"],
@@ -104,7 +104,7 @@ def test_count_line_counts_the_reasons_of_failures():
 def test_every_committed_failure_says_why():
     """Every target of the committed full profiles that fails or cannot be tested names its
     reason: "faithful — the unstated detail" or "ours — the setting" (issue 29, item 7)."""
-    from mtc_cli.show.report import reason_class
+    from mtc_cli.show.docs import reason_class
 
     root = Path(__file__).resolve().parents[2] / "results"
     files = sorted(root.glob("*/targets.csv"))

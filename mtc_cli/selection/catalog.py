@@ -28,7 +28,7 @@ MODELS = {
 }
 #: clustering models with object-wise costs (MTC and the capacity apply)
 COST_CLUSTERING = ("gmm", "kmeans", "spkmeans")
-#: clustering algorithms that yield labels only (:mod:`mtc_cli.selection.models`)
+#: clustering algorithms that yield labels only (:mod:`mtc_cli.selection.fitting`)
 LABEL_CLUSTERING = ("ward", "average", "complete", "single", "spectral", "pathbased")
 CLUSTERING = COST_CLUSTERING + LABEL_CLUSTERING
 #: algorithms that find groups of any shape (connected, not compact): the criteria built on

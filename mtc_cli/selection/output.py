@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from mtc_cli.selection import voting
-from mtc_cli.selection.criteria import CLUSTERING, CRITERIA, LABEL_CLUSTERING, MODELS, PREDICTORS
+from mtc_cli.selection.catalog import CLUSTERING, CRITERIA, LABEL_CLUSTERING, MODELS, PREDICTORS
 
 
 def _k(v) -> str:
