@@ -64,30 +64,29 @@ def _row_sum(a, out):
 
 
 @numba.njit(cache=True)
+def _max_of_row(a, i):
+    """max_j a_ij, NaN as soon as one is met (numpy's maximum propagates NaN)."""
+    m = a[i, 0]
+    for j in range(1, a.shape[1]):
+        v = a[i, j]
+        if v > m or np.isnan(v):
+            m = v
+        if np.isnan(m):
+            break
+    return m
+
+
+@numba.njit(cache=True)
 def _row_max(a, out):
-    n, k = a.shape
-    for i in range(n):
-        m = a[i, 0]
-        for j in range(1, k):
-            v = a[i, j]
-            if v > m or np.isnan(v):
-                m = v
-            if np.isnan(m):
-                break
-        out[i] = m
+    for i in range(a.shape[0]):
+        out[i] = _max_of_row(a, i)
 
 
 @numba.njit(cache=True)
 def _shifted_by_max(a, shifted, top, count):
     n, k = a.shape
     for i in range(n):
-        m = a[i, 0]
-        for j in range(1, k):
-            v = a[i, j]
-            if v > m or np.isnan(v):
-                m = v
-            if np.isnan(m):
-                break
+        m = _max_of_row(a, i)
         c = 0.0
         for j in range(k):
             v = a[i, j]
