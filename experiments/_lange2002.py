@@ -1,15 +1,16 @@
 """Model-order selection by Lange et al.'s stability and the three baselines of their
 Table 1 — Gap statistic, Clest, Prediction Strength — on one data set with one clusterer
 (Lange, Braun, Roth, Buhmann 2002, Sect. 4). Shared by the experiments
-``stability_leukemia`` and ``stability_toy``: the settings (:class:`Criteria`), the rows of
-one run (:func:`evaluate`), their summary and Table 1 (:func:`table1`)."""
+``stability_leukemia`` and ``stability_toy``: the settings (:class:`Criteria`) and the rows
+of one run (:func:`evaluate`). Their summary and Table 1 are derived by
+:mod:`experiments._lange2002_tables`, the figure drawn by :mod:`experiments._lange2002_figures`
+(neither in the code version)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from mtc_cli.core.criteria import clest, gap_statistic, prediction_strength, stability
 from mtc_cli.core.criteria.stability_resampling import instabilities, resample_labels
@@ -18,8 +19,6 @@ from mtc_cli.run.params import param
 
 CRITERIA = ("stability", "gap", "clest", "prediction_strength")
 BASELINES = CRITERIA[1:]
-LABELS = {"stability": "Stability", "gap": "Gap statistic", "clest": "Clest",
-          "prediction_strength": "Prediction Strength"}
 
 
 @dataclass(frozen=True)
@@ -125,108 +124,3 @@ def agreement_rows(X: np.ndarray, name: str, c: Criteria, references: dict,
              "score": int(round(len(truth) * (1 - stability.disagreement(truth, lab)))),
              "n": len(truth)}
             for ref, truth in references.items() for k, lab in labels.items()]
-
-
-def summarize(rows: pd.DataFrame, condition: list[str]) -> pd.DataFrame:
-    """Per condition × criterion the median and quartiles over runs of each run's
-    selected k (``selected_k``, ``selected_k_q25``, ``selected_k_q75``, ``n_reps``) and
-    all runs' choices (``choices``)."""
-    sel = rows[rows["criterion"].isin(CRITERIA)]
-    per_run = sel.groupby([*condition, "criterion", "rep"], sort=False)["selected"].first()
-    out = per_run.groupby(level=[*condition, "criterion"], sort=False).agg(
-        selected_k="median", selected_k_q25=lambda s: float(np.quantile(s, 0.25)),
-        selected_k_q75=lambda s: float(np.quantile(s, 0.75)), n_reps="size",
-        choices=lambda s: " ".join(str(int(v)) for v in s)).reset_index()
-    return out
-
-
-def curves(rows: pd.DataFrame, condition: list[str]) -> pd.DataFrame:
-    """Mean over runs of each criterion's score per condition and k, with the mean of the
-    stability's per-split quartiles and the Gap's s_k."""
-    sel = rows[rows["criterion"].isin(CRITERIA)]
-    cols = [c for c in ("score", "q25", "q75", "se", "p_value") if c in sel.columns]
-    return sel.groupby([*condition, "criterion", "k"], sort=True)[cols].mean().reset_index()
-
-
-def table1(rows: pd.DataFrame, summary: pd.DataFrame, paper: dict, true_k: dict,
-           agreements: dict | None = None) -> pd.DataFrame:
-    """Lange et al.'s Table 1: one row per (dataset, clusterer) with the median selected k
-    of every criterion (and all runs' choices), the true k and the paper's values.
-    ``agreements`` maps a column name to (reference, k, paper value): the median matched
-    count over runs of the clustering of all objects with k clusters."""
-    out = []
-    for (dataset, name), sub in summary.groupby(["dataset", "clusterer"], sort=False):
-        row = {"dataset": dataset, "clusterer": name, "true_k": true_k.get(dataset, ""),
-               "runs": int(sub["n_reps"].max())}
-        for criterion in CRITERIA:
-            s = sub[sub["criterion"] == criterion]
-            row[criterion] = float(s["selected_k"].iloc[0]) if len(s) else np.nan
-            row[f"{criterion}_runs"] = s["choices"].iloc[0] if len(s) else ""
-            row[f"paper_{criterion}"] = paper.get((dataset, name), {}).get(criterion, "")
-        for column, (ref, k, target) in (agreements or {}).items():
-            a = rows[(rows["criterion"] == "agreement") & (rows["dataset"] == dataset)
-                     & (rows["clusterer"] == name) & (rows["reference"] == ref)
-                     & (rows["k"] == k)]
-            row[column] = float(a["score"].median()) if len(a) else np.nan
-            row[f"{column}_n"] = int(a["n"].iloc[0]) if len(a) else 0
-            row[f"paper_{column}"] = target
-        out.append(row)
-    return pd.DataFrame(out)
-
-
-def plot_curves(curve: pd.DataFrame, summary: pd.DataFrame, condition: list[str], title: str,
-                path, ps_threshold: float = 0.8):
-    """One column per condition: the stability index S̄(k) (mean over runs, band = the
-    per-split quartiles) with its choice, and below the baselines' curves — Gap(k) ± s_k,
-    prediction strength (threshold dotted) and Clest's d_k — each with its choice."""
-    from mtc_cli.show import plotting
-
-    keys = list(curve[condition].drop_duplicates().itertuples(index=False, name=None))
-    fig, axes = plotting.figure(2, len(keys), width=4.4, height=3.4)
-    fig.subplots_adjust(wspace=0.55, hspace=0.8)
-    for j, key in enumerate(keys):
-        mask = np.logical_and.reduce([curve[c] == v for c, v in zip(condition, key,
-                                                                    strict=True)])
-        cur = curve[mask]
-        smask = np.logical_and.reduce([summary[c] == v for c, v in zip(condition, key,
-                                                                       strict=True)])
-        chosen = summary[smask].set_index("criterion")["selected_k"]
-        ax = axes[0, j]
-        s = cur[cur["criterion"] == "stability"]
-        col = plotting.color("instability")
-        ax.fill_between(s["k"], s["q25"], s["q75"], color=col, alpha=0.2, lw=0,
-                        label="quartiles over splits")
-        ax.plot(s["k"], s["score"], marker="o", ms=3, color=col, label="S̄(k), mean over runs")
-        if "stability" in chosen:
-            ax.axvline(chosen["stability"], color="#999999", ls=":", lw=1)
-        ax.set_title(" / ".join(map(str, key)) + f": stability → k = "
-                     f"{chosen.get('stability', np.nan):g}", fontsize=9)
-        ax.set_xlabel("number of clusters k")
-        ax.set_ylabel("normalised instability S̄(k)")
-        ax.set_ylim(bottom=0)
-        ax.set_xticks(s["k"])
-        plotting.legend_below(ax, fontsize=7)
-        ax = axes[1, j]
-        right = ax.twinx()
-        right.grid(False)
-        g = cur[cur["criterion"] == "gap"]
-        if len(g):
-            ax.errorbar(g["k"], g["score"], yerr=g["se"], marker="s", ms=3, capsize=2,
-                        color=plotting.color("gap", "#1f77b4"),
-                        label=f"Gap(k) ± s_k → {chosen.get('gap', np.nan):g}")
-        for crit, marker, colour in (("prediction_strength", "^", "#ff7f0e"),
-                                     ("clest", "D", "#d62728")):
-            c = cur[cur["criterion"] == crit]
-            if len(c):
-                right.plot(c["k"], c["score"], marker=marker, ms=3, color=colour,
-                           label=f"{LABELS[crit]}{' d_k' if crit == 'clest' else ''} → "
-                                 f"{chosen.get(crit, np.nan):g}")
-        right.axhline(ps_threshold, color="#ff7f0e", ls=":", lw=0.8)
-        ax.set_xlabel("number of clusters k")
-        ax.set_ylabel("Gap(k)")
-        right.set_ylabel("prediction strength; Clest d_k")
-        handles = [h for a in (ax, right) for h in a.get_legend_handles_labels()[0]]
-        names = [lab for a in (ax, right) for lab in a.get_legend_handles_labels()[1]]
-        plotting.legend_below(ax, handles=handles, labels=names, fontsize=7)
-    fig.suptitle(title, fontsize=10)
-    return plotting.save(fig, path)

@@ -1,7 +1,10 @@
 """What a module declares, read from its source without importing it: a docstring, an
 experiment's ``description`` and a stand-in of its ``Params``, so that ``mtc list`` and the
 errors of a bad config key or value come before (and without) numpy, pandas,
-scikit-learn and matplotlib, which the experiment's module imports.
+scikit-learn and matplotlib, which the experiment's module imports. A shipped experiment
+is a package whose ``__init__`` assembles its protocol (``protocol.py``, which states
+``description`` and ``Params``) with its tables and figures: the class of ``experiment``
+is followed to its bases in the modules of ours they are imported from.
 
 The stand-in has the real fields; its types, ranges and choices are those written as
 literals, or as constants bound to literals in the module or in a module of mtc that it
@@ -35,18 +38,42 @@ class _Unknown(Exception):
 
 
 def source(module: str) -> str | None:
-    """The source text of ``module`` (only its parent packages are imported to find it), or
-    None."""
-    try:
-        spec = importlib.util.find_spec(module)
-    except (ImportError, ValueError):
+    """The source text of ``module``, or None. Only its top-level package is imported to
+    find it: a submodule is looked for as a file under that package's folders (importing
+    ``experiments.<name>``, whose ``__init__`` imports numpy and the rest, to find
+    ``experiments.<name>.protocol`` would defeat the purpose), and through its parent
+    packages only if it is not there."""
+    origin = _origin(module)
+    if origin is None:
+        try:
+            spec = importlib.util.find_spec(module)
+        except (ImportError, ValueError):
+            return None
+        origin = None if spec is None else spec.origin
+    if not (origin or "").endswith(".py"):
         return None
-    if spec is None or not (spec.origin or "").endswith(".py"):
-        return None
     try:
-        return Path(spec.origin).read_text(encoding="utf-8")
+        return Path(origin).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
+
+
+def _origin(module: str) -> str | None:
+    """The file of the submodule ``module`` (``a/b/c.py`` or ``a/b/c/__init__.py`` under a
+    folder of the top-level package ``a``), found importing ``a`` alone, or None."""
+    top, _, rest = module.partition(".")
+    if not rest:
+        return None
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return None
+    for folder in (spec.submodule_search_locations or ()) if spec is not None else ():
+        base = Path(folder).joinpath(*rest.split("."))
+        for path in (base.with_suffix(".py"), base / "__init__.py"):
+            if path.is_file():
+                return str(path)
+    return None
 
 
 def parse(module: str) -> ast.Module | None:
@@ -90,30 +117,64 @@ def _last(body, name: str) -> ast.expr | None:
     return value
 
 
-def experiment_attribute(tree: ast.Module, name: str) -> ast.expr | None:
-    """The value of the class attribute ``name`` of the class of ``experiment = Class()``."""
+def experiment_attribute(tree: ast.Module, name: str) -> tuple[ast.expr, ast.Module] | None:
+    """The value of the class attribute ``name`` of the class of ``experiment = Class()``,
+    with the syntax tree of the module whose class states it: the class's own, else that
+    of its bases, in order, each a class of the module or imported from a module of ours
+    (``from experiments.<name>.protocol import <Name>Protocol``: an experiment assembled
+    in its package's ``__init__`` from its protocol), at most three classes deep."""
     made = _last(tree.body, "experiment")
     if not (isinstance(made, ast.Call) and isinstance(made.func, ast.Name)):
         return None
-    classes = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == made.func.id]
-    return _last(classes[-1].body, name) if classes else None
+    return _class_attribute(tree, made.func.id, name, 0)
+
+
+def _class_attribute(tree: ast.Module, cls: str, name: str,
+                     depth: int) -> tuple[ast.expr, ast.Module] | None:
+    """The value of the attribute ``name`` of the class ``cls`` of ``tree`` or of one of its
+    bases (see :func:`experiment_attribute`), with the tree of the module that states it."""
+    classes = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls]
+    if not classes:
+        return None
+    value = _last(classes[-1].body, name)
+    if value is not None:
+        return value, tree
+    if depth >= 3:
+        return None
+    imported = _Module(tree).imported
+    for base in classes[-1].bases:
+        if not isinstance(base, ast.Name):
+            continue
+        if base.id in imported:  # a class of another module of ours
+            module, attribute = imported[base.id]
+            other = parse(module) if module.split(".")[0] in OWN else None
+            found = None if other is None else _class_attribute(other, attribute, name,
+                                                                depth + 1)
+        else:
+            found = _class_attribute(tree, base.id, name, depth + 1)
+        if found is not None:
+            return found
+    return None
 
 
 def description(tree: ast.Module) -> str | None:
-    """The experiment's ``description`` if its class states it as a string, else None."""
-    value = experiment_attribute(tree, "description")
+    """The experiment's ``description`` if its class (or a base, see
+    :func:`experiment_attribute`) states it as a string, else None."""
+    found = experiment_attribute(tree, "description")
+    value = None if found is None else found[0]
     return value.value if isinstance(value, ast.Constant) and isinstance(value.value, str) \
         else None
 
 
 def params(tree: ast.Module) -> type | None:
     """A stand-in of the experiment's ``Params`` dataclass, or None if the source does not
-    define it as a plain dataclass of its own."""
-    ref = experiment_attribute(tree, "Params")
-    if not isinstance(ref, ast.Name):
+    define it as a plain dataclass of the module that states ``Params`` (or imported there
+    from a module of ours)."""
+    found = experiment_attribute(tree, "Params")
+    if found is None or not isinstance(found[0], ast.Name):
         return None
     try:
-        return _Module(tree).dataclass(ref.id)
+        return _Module(found[1]).dataclass(found[0].id)
     except _Unknown:
         return None
 

@@ -1,7 +1,14 @@
 """What an experiment is: the protocol the runner is handed.
 
 An experiment module in ``experiments/`` defines a subclass of :class:`Experiment` and
-exposes one instance as ``experiment``. The runner knows nothing else about it.
+exposes one instance as ``experiment``. The runner knows nothing else about it. A shipped
+experiment is a package, ``experiments/<name>/``: ``protocol.py`` defines the subclass with
+what computes the rows (``Params``, ``check``, ``tasks``, ``run_task``, ``paper_targets``),
+``tables.py`` and ``figures.py`` the functions that derive the tables and draw the figures
+from them (``summarize``, ``tables``, ``timing``, ``report``; ``plot``), and ``__init__.py``
+assembles them as the methods of a subclass of the protocol. The code version is that of
+the module defining ``run_task`` (:func:`mtc_cli.run.runner.experiment_version`), which
+imports neither tables nor figures; a plugin may be one module.
 
 - ``Params``: a dataclass of the experiment's config keys (fields made with
   :func:`mtc_cli.run.params.param`).

@@ -25,8 +25,10 @@ def enable(module: str) -> None:
 
 
 def experiment_names() -> list[str]:
-    """Names of the experiments shipped in the ``experiments`` package (a module whose name
-    starts with ``_`` is a protocol shared by several, not an experiment)."""
+    """Names of the experiments shipped in the ``experiments`` package: its subpackages
+    (``experiments/<name>/``: protocol, tables, figures) and modules (a name that starts
+    with ``_`` is a protocol shared by several, or its tables or figures, not an
+    experiment)."""
     import experiments
 
     return sorted(m.name for m in pkgutil.iter_modules(experiments.__path__)

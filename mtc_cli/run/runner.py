@@ -356,10 +356,23 @@ def quiet_tracker() -> None:
 
 
 def experiment_version(experiment) -> str:
-    """The code version of an experiment object (:mod:`mtc_cli.run.codeversion`)."""
+    """The code version of an experiment object (:mod:`mtc_cli.run.codeversion`): that of
+    :func:`protocol_module`, so that an edit of the tables or figures assembled onto its
+    protocol moves no version."""
     from mtc_cli.run import codeversion
 
-    return codeversion.cached_code_version(type(experiment).__module__)
+    return codeversion.cached_code_version(protocol_module(experiment))
+
+
+def protocol_module(experiment) -> str:
+    """The module that defines the experiment's protocol: that of the first class of its
+    type's method resolution order whose own body defines ``run_task`` (a shipped
+    experiment's ``experiments.<name>.protocol``; a plugin's one module), else the module
+    of its type."""
+    for cls in type(experiment).__mro__:
+        if "run_task" in vars(cls):
+            return cls.__module__
+    return type(experiment).__module__
 
 
 def _warn(message: str) -> None:

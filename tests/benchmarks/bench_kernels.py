@@ -41,6 +41,7 @@ from threadpoolctl import threadpool_limits
 
 from mtc_cli.run.config import load_config
 from mtc_cli.run.registry import get_experiment
+from mtc_cli.run.runner import protocol_module
 
 ROOT = Path(__file__).resolve().parents[2]
 BASELINE = "f22e1fbecea8690e54968e3d369bcb616df49819"
@@ -100,12 +101,12 @@ def compare(kernel, size, calls, check) -> dict:
 
 
 def experiment_task(name: str, **match):
-    """(module, task) of config ``configs/<name>.yaml``: the experiment's module (its data
-    loaders) and its first task whose keys have the values ``match``."""
+    """(module, task) of config ``configs/<name>.yaml``: the experiment's protocol module (its
+    data loaders) and its first task whose keys have the values ``match``."""
     exp = get_experiment(name)
     cfg = load_config(ROOT / f"configs/{name}.yaml", resolve_experiment=get_experiment)
     task = next(t for t in exp.tasks(cfg.params) if all(t[k] == v for k, v in match.items()))
-    return sys.modules[type(exp).__module__], task
+    return sys.modules[protocol_module(exp)], task
 
 
 def training_users(emod, task) -> np.ndarray:

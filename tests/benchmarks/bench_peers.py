@@ -1,5 +1,5 @@
 """Benchmark: the peers of ``mtc select`` — tools users reach for to choose the number of
-clusters k — on the data sets of the criteria league (``experiments/criteria_league.py``,
+clusters k — on the data sets of the criteria league (``experiments/criteria_league/protocol.py``,
 ``configs/criteria_league.yaml``), so that their hit rates (share of data sets where the
 chosen k equals the reference k) can sit beside our criteria's in the league table.
 

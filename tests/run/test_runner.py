@@ -107,14 +107,16 @@ def test_every_experiments_code_version_holds_the_seeding_and_only_what_computes
     """An edit of the seeding (``task_rng`` in ``mtc_cli/run/tasking.py``) changes the code
     version of every shipped experiment — its cached tasks are then recomputed — and so does
     an edit of a formula in its imports; an edit of a module outside its imports, of the run
-    and show layers (outside the seeding), or of any docstring or comment leaves every
-    version alone."""
+    and show layers (outside the seeding), of an experiment's tables or figures, or of any
+    docstring or comment leaves every version alone."""
     import yaml
 
     from mtc_cli.run import codeversion
+    from mtc_cli.run.runner import protocol_module
 
     configs = sorted((Path(__file__).resolve().parents[2] / "configs").glob("*.yaml"))
-    names = sorted({f"experiments.{yaml.safe_load(c.read_text())['experiment']}"
+    # the module the runner takes an experiment's code version of: its protocol
+    names = sorted({protocol_module(get_experiment(yaml.safe_load(c.read_text())["experiment"]))
                     for c in configs})
     before = {n: codeversion.code_version(n) for n in names}
     source = codeversion._source
@@ -137,8 +139,9 @@ def test_every_experiments_code_version_holds_the_seeding_and_only_what_computes
     # a formula: the gap statistic's log W_k (Tibshirani et al. 2001, eq. 2)
     moved = versions("mtc_cli.core.criteria.gap_statistic", "/ counts).sum())",
                      "/ (counts + 1)).sum())")
-    assert moved["experiments.stability_toy"] != before["experiments.stability_toy"]
-    assert moved["experiments.svd_denoising"] == before["experiments.svd_denoising"]
+    toy, svd = "experiments.stability_toy.protocol", "experiments.svd_denoising.protocol"
+    assert moved[toy] != before[toy]
+    assert moved[svd] == before[svd]
     for target, old, new in [
             ("mtc_cli.core.models.text", "\n", "\n# an edit\n"),  # outside svd_denoising's imports
             ("mtc_cli.run.runner", "def run_tasks(",
@@ -148,7 +151,9 @@ def test_every_experiments_code_version_holds_the_seeding_and_only_what_computes
             ("mtc_cli.show.plotting", "\n", "\nSOMETHING = 1\n"),
             ("mtc_cli.core.criteria.stability", '"""', '"""An edited docstring. '),
             ("mtc_cli.run.tasking", "def task_rng", "# a comment\ndef task_rng"),
-            ("experiments.select", "def run_task", "# a comment\n    def run_task")]:
+            ("experiments.select.protocol", "def run_task", "# a comment\n    def run_task"),
+            ("experiments.select.tables", "def tables", "def _unused():\n    pass\n\n\ndef tables"),
+            ("experiments.gmm_overlap.figures", "\n", "\nSOMETHING = 1\n")]:
         assert versions(target, old, new) == before, target
 
 
@@ -233,6 +238,30 @@ def test_pooled_runs_go_longest_first_and_finish_each_run_when_its_tasks_are_don
                       ("done", 1), ("task", 0), ("done", 0)]
     assert all(runner.plan_tasks(exp, t, 0, tmp_path / f"r{n}").todo == []
                for n, t in enumerate(tasks))
+
+
+def test_the_code_version_is_that_of_the_module_defining_run_task():
+    """``experiment_version`` takes the code version of the module of the first class of the
+    experiment's type (in method resolution order) whose own body defines ``run_task``: a
+    shipped experiment's protocol, not the ``__init__`` that assembles its tables and
+    figures onto it; a plugin of one module, that module."""
+    from mtc_cli.run.experiment import Experiment
+    from mtc_cli.run.runner import protocol_module
+
+    class OneModule(Experiment):
+        def run_task(self, task, rng):
+            return []
+
+    class Assembled(OneModule):
+        def plot(self, rows, summary, params, outdir):
+            return []
+
+    Assembled.__module__ = "somewhere.figures"
+    assert protocol_module(OneModule()) == protocol_module(Assembled()) == __name__
+    assert protocol_module(Experiment()) == "mtc_cli.run.experiment"
+    exp = get_experiment("gmm_overlap")
+    assert type(exp).__module__ == "experiments.gmm_overlap"
+    assert protocol_module(exp) == "experiments.gmm_overlap.protocol"
 
 
 def test_a_remembered_code_version_holds_while_the_files_do(tmp_path, monkeypatch):

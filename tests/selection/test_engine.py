@@ -60,9 +60,10 @@ def test_the_digest_is_of_the_values_not_of_their_container(frame):
 
 def test_the_league_makes_the_choices_of_mtc_select(frame, monkeypatch):
     import experiments.criteria_league as league
+    from experiments.criteria_league import protocol
 
     X = frame.to_numpy()
-    monkeypatch.setattr(league, "data", lambda design: (X, 3))
+    monkeypatch.setattr(protocol, "data", lambda design: (X, 3))  # where run_task reads it
     task = {"design": {"id": "blobs", "family": "real", "rep": 0, "half": "test"},
             "model": "kmeans",
             "k_max": 4, "n_init": None, "covariance_type": "full", "select_seed": 7, **OPTIONS}

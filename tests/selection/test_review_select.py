@@ -396,7 +396,7 @@ def test_a_seeding_change_recomputes_the_select_cache(cli, tmp_path, monkeypatch
             tmp_path / "out")
     first = cli(*args)
     assert first.exit_code == 0 and "0 from cache" in first.stdout, first.output
-    before = codeversion.code_version("experiments.select")
+    before = codeversion.code_version("experiments.select.protocol")
     source = codeversion._source
 
     def edited(name):
@@ -409,7 +409,7 @@ def test_a_seeding_change_recomputes_the_select_cache(cli, tmp_path, monkeypatch
     monkeypatch.setattr(codeversion, "_source", edited)
     # the edit is simulated, the files are as they were: no version remembered by their bytes
     monkeypatch.setattr(codeversion, "cached_code_version", codeversion.code_version)
-    assert codeversion.code_version("experiments.select") != before
+    assert codeversion.code_version("experiments.select.protocol") != before
     again = cli(*args)
     assert again.exit_code == 0, again.output
     assert "computed by another version of the code of select" in again.stderr

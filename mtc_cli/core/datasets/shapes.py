@@ -2,7 +2,7 @@
 moons, spirals, interlocked chain links, anisotropic (sheared) blobs and groups of different
 density — with and without background noise points, in their own 2 or 3 dimensions or
 embedded in 10 by noise dimensions and a random rotation. For the shapes league
-(``experiments/shapes_league.py``); every generator is ours (moons and blobs through
+(``experiments/shapes_league/protocol.py``); every generator is ours (moons and blobs through
 scikit-learn's ``make_moons``/``make_blobs``) and draws from the generator it is given.
 """
 

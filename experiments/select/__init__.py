@@ -1,0 +1,35 @@
+"""``mtc select``: which k? on a user's own data — every criterion that applies to the
+model, side by side, with a vote (no paper targets are evaluated here).
+
+The data file is read once per process (:mod:`mtc_cli.core.datasets.user_data`); the work is
+split into the tasks of the selection engine (:mod:`mtc_cli.selection.engine`: random
+halves, the fit on all objects, reference data sets), so that the runner caches,
+parallelises and resumes it as any experiment. A task's key holds the digest of the matrix
+the criteria see, not the file's bytes: the same numbers in another format, or given to
+``OrderSelector``, are the same tasks with the same generators. Where the file is and how it
+is read is the task's ``location``, outside its key.
+"""
+
+from __future__ import annotations
+
+from experiments.select import figures
+from experiments.select import tables as derived
+from experiments.select.protocol import Params, SelectProtocol
+
+__all__ = ["Params", "experiment"]
+
+class Select(SelectProtocol):
+    summarize = derived.summarize
+    tables = derived.tables
+    report = derived.report
+    summary_json = derived.summary_json
+    plot = figures.plot
+    #: what the summary and the figure import (scikit-learn through Clest; kneed, which
+    #: imports scipy.signal and matplotlib, for the knee), imported by
+    #: ``mtc_cli.run.pipeline.preload`` while the workers compute
+    summary_modules = ("mtc_cli.selection.choice", "mtc_cli.core.criteria.clest", "kneed",
+                       "mtc_cli.selection.figure")
+    tables_read_seed = True
+
+
+experiment = Select()

@@ -1,0 +1,160 @@
+"""The tables ``select`` derives from its rows, anew on every run (outside its code
+version)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from experiments.select.protocol import (
+    Params,
+    _data_key,
+    _digest,
+    _matrix,
+    _read,
+    auto_selections,
+    selections,
+    settings,
+)
+from mtc_cli.selection import auto, choice, engine, voting
+from mtc_cli.selection.catalog import CLUSTERING
+from mtc_cli.selection.settings import Settings
+
+_LAST: list = []
+
+
+def _summaries(rows: pd.DataFrame, p: Params, true_k=None) -> dict:
+    """model → (summary, curves) of :func:`mtc_cli.selection.choice.summarize`, computed once
+    for the summary and the tables of the same rows."""
+    if _LAST and _LAST[0] is rows and _LAST[1] == (p, true_k):
+        return _LAST[2]
+    out = {}
+    for model, s in selections(p).items():
+        own = rows[rows["model"] == model] if p.model == "auto" else rows
+        out[model] = choice.summarize(own, s.criteria, k_lo=s.k_lo, k_hi=s.k_hi, model=model,
+                                      true_k=true_k, ps_threshold=s.ps_threshold,
+                                      coverage=s.coverage, increment_tol=s.increment_tol)
+    _LAST[:] = [rows, (p, true_k), out]
+    return out
+
+
+def _voted(summary: pd.DataFrame, s: Settings) -> pd.DataFrame:
+    return voting.decide(choice.choices(summary), voting.rule_for(s.model, s.criteria),
+                         s.k_hi)[1]
+
+
+def summarize(exp, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
+    """One row per criterion (``auto``: per algorithm and criterion, ``model`` first)."""
+    parts = _summaries(rows, p, _true_k(p))
+    if p.model != "auto":
+        return next(iter(parts.values()))[0]
+    return pd.concat([summary.assign(model=m)[["model", *summary.columns]]
+                      for m, (summary, _) in parts.items()], ignore_index=True)
+
+
+def tables(exp, rows, summary, p: Params, *, seed: int) -> dict:
+    """``curves``: every criterion's curve over k; ``vote``: the tally (ties marked);
+    ``projection``: a 2-D PCA view of (at most 5000 of) the objects with the clustering
+    at the voted k (clustering models; :func:`mtc_cli.selection.engine.clustering`
+    with the run's seed), or ``spectrum``: the singular values (svd, boolean). ``auto``:
+    curves and votes of every algorithm (``model`` first), ``auto``: the decision
+    (:func:`mtc_cli.selection.auto.decide`), ``stability``: each algorithm's S(k)/S_perm(k),
+    and the projection of the winner's clustering at its voted k."""
+    parts = _summaries(rows, p, _true_k(p))
+    models = selections(p)
+    votes = {m: _voted(parts[m][0], s) for m, s in models.items()}
+    key = _data_key(p)
+    if p.model == "auto":
+        curves = {m: auto.normalised_stability(rows[rows["model"] == m]) for m in models}
+        decision = auto.decide(curves, {m: _k_of(v) for m, v in votes.items()})
+        out = {"curves": _stacked({m: c for m, (_, c) in parts.items()}),
+               "vote": _stacked(votes), "auto": decision,
+               "stability": pd.concat([pd.DataFrame({"model": m, "k": c.index,
+                                                     "value": c.to_numpy()})
+                                       for m, c in curves.items()], ignore_index=True)}
+        best, k = auto.winner(decision)
+        if best is not None and np.isfinite(k):
+            out["projection"] = _projection(key, models[best], p.tfidf, int(k), seed)
+        return out
+    (s,) = models.values()
+    vote = votes[s.model]
+    out = {"curves": parts[s.model][1], "vote": vote}
+    if s.model in CLUSTERING and np.isfinite(_k_of(vote)):
+        out["projection"] = _projection(key, s, p.tfidf, int(_k_of(vote)), seed)
+    else:
+        out["spectrum"] = _spectrum(_matrix(*key, s.model, p.tfidf))
+    return out
+
+
+def report(exp, summary: pd.DataFrame, p: Params, run_dir: Path) -> str:
+    from mtc_cli.selection.output import auto_report, terminal_report
+
+    data = _read(*_data_key(p))
+    vote = pd.read_csv(Path(run_dir) / "vote.csv")
+    if p.model == "auto":
+        taken, left = auto_selections(p)
+        return auto_report(summary, taken, data, vote,
+                           pd.read_csv(Path(run_dir) / "auto.csv"), left)
+    return terminal_report(summary, settings(p), data, vote)
+
+
+def summary_json(exp, outcome) -> dict:
+    """The selection of a finished run as a JSON-able dict (``mtc select --json``)."""
+    from mtc_cli.selection.output import auto_json, summary_json
+
+    p = outcome.config.params
+    run_dir = Path(outcome.run_dir)
+    data = _read(*_data_key(p))
+    vote = pd.read_csv(run_dir / "vote.csv")
+    if p.model == "auto":
+        taken, left = auto_selections(p)
+        return auto_json(outcome.summary, taken, data, vote,
+                         pd.read_csv(run_dir / "auto.csv"), run_dir, left)
+    return summary_json(outcome.summary, settings(p), data, vote, run_dir)
+
+
+def _true_k(p: Params):
+    labels = _read(*_data_key(p)).labels
+    return None if labels is None else len(np.unique(labels))
+
+
+def _k_of(vote: pd.DataFrame) -> float:
+    """The voted k of a vote table (NaN: none)."""
+    voted = vote.loc[vote["voted"], "k"]
+    return float(voted.iloc[0]) if len(voted) else np.nan
+
+
+def _stacked(tables: dict) -> pd.DataFrame:
+    """model → table, as one table with ``model`` first."""
+    return pd.concat([t.assign(model=m)[["model", *t.columns]] for m, t in tables.items()],
+                     ignore_index=True)
+
+
+def _projection(key: tuple, s: Settings, tfidf: bool, k: int, seed: int) -> pd.DataFrame:
+    """Two principal components of (a random sample of at most 5000 of) the objects, with
+    the clustering of all objects at k (as ``OrderSelector.labels_``) and the known
+    labels."""
+    from mtc_cli.selection.figure import pca_2d
+
+    X = _matrix(*key, s.model, tfidf)
+    labels = engine.clustering(X, s, k, seed, _digest(*key, s.model, tfidf))
+    rng = np.random.default_rng(0)
+    idx = np.sort(rng.choice(X.shape[0], size=min(5000, X.shape[0]), replace=False))
+    xy = pca_2d(X[idx])
+    out = pd.DataFrame({"pc1": xy[:, 0], "pc2": xy[:, 1], "cluster": labels[idx]})
+    labels = _read(*key).labels
+    if labels is not None:
+        out["label"] = np.asarray(labels)[idx]
+    return out
+
+
+def _spectrum(X) -> pd.DataFrame:
+    """The singular values of the data matrix, with Gavish & Donoho's threshold τ."""
+    from mtc_cli.core.criteria import hard_threshold
+    from mtc_cli.core.models import svd
+
+    sv = svd.fit(np.asarray(X, dtype=np.float64)).s
+    return pd.DataFrame({"rank": np.arange(1, len(sv) + 1), "singular_value": sv,
+                         "threshold": hard_threshold.threshold(sv, X.shape)})
