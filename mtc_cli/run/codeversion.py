@@ -58,18 +58,18 @@ def _root(package: str) -> Path | None:
     return Path(next(iter(spec.submodule_search_locations))).parent
 
 
+def module_file(name: str) -> Path | None:
+    """The file of module ``name`` of a package (``a/b.py`` or ``a/b/__init__.py`` under
+    its package's root), found importing its top-level package alone, or None."""
+    return next((p for p in _candidates(name) if p.is_file()), None)
+
+
 @cache
 def _source(name: str) -> tuple[str, str] | None:
-    """(file path, source text) of module ``name`` (``a/b.py`` or ``a/b/__init__.py``
-    under its package's root), or None if there is no such file."""
-    root = _root(name.split(".")[0])
-    if root is None:
-        return None
-    base = root.joinpath(*name.split("."))
-    for path in (base.with_suffix(".py"), base / "__init__.py"):
-        if path.is_file():
-            return str(path), path.read_text(encoding="utf-8")
-    return None
+    """(file path, source text) of module ``name`` (:func:`module_file`), or None if there
+    is no such file."""
+    path = module_file(name)
+    return None if path is None else (str(path), path.read_text(encoding="utf-8"))
 
 
 def _imports(name: str, source: str, is_package: bool) -> set[str]:
@@ -196,7 +196,7 @@ def cached_code_version(name: str) -> str:
 
 
 def _candidates(name: str) -> list[Path]:
-    """The files that would make ``name`` a module (see :func:`_source`)."""
+    """The files that would make ``name`` a module (see :func:`module_file`)."""
     root = _root(name.split(".")[0])
     if root is None:
         return []

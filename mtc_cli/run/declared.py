@@ -24,6 +24,8 @@ import tokenize
 import typing
 from pathlib import Path
 
+from mtc_cli.run.codeversion import module_file
+
 TYPES = {"int": int, "float": float, "str": str, "bool": bool, "list": list, "Path": Path,
          "Any": typing.Any}
 #: packages whose modules' constants are read (finding a module imports its parents)
@@ -39,18 +41,17 @@ class _Unknown(Exception):
 
 def source(module: str) -> str | None:
     """The source text of ``module``, or None. Only its top-level package is imported to
-    find it: a submodule is looked for as a file under that package's folders (importing
-    ``experiments.<name>``, whose ``__init__`` imports numpy and the rest, to find
-    ``experiments.<name>.protocol`` would defeat the purpose), and through its parent
-    packages only if it is not there."""
-    origin = _origin(module)
+    find it (:func:`mtc_cli.run.codeversion.module_file`: importing ``experiments.<name>``,
+    whose ``__init__`` imports numpy and the rest, to find ``experiments.<name>.protocol``
+    would defeat the purpose); a module outside a package (a plugin) through its spec."""
+    origin = module_file(module)
     if origin is None:
         try:
             spec = importlib.util.find_spec(module)
         except (ImportError, ValueError):
             return None
         origin = None if spec is None else spec.origin
-    if not (origin or "").endswith(".py"):
+    if not str(origin or "").endswith(".py"):
         return None
     try:
         return Path(origin).read_text(encoding="utf-8")
@@ -58,22 +59,10 @@ def source(module: str) -> str | None:
         return None
 
 
-def _origin(module: str) -> str | None:
-    """The file of the submodule ``module`` (``a/b/c.py`` or ``a/b/c/__init__.py`` under a
-    folder of the top-level package ``a``), found importing ``a`` alone, or None."""
-    top, _, rest = module.partition(".")
-    if not rest:
-        return None
-    try:
-        spec = importlib.util.find_spec(top)
-    except (ImportError, ValueError):
-        return None
-    for folder in (spec.submodule_search_locations or ()) if spec is not None else ():
-        base = Path(folder).joinpath(*rest.split("."))
-        for path in (base.with_suffix(".py"), base / "__init__.py"):
-            if path.is_file():
-                return str(path)
-    return None
+def _own(module: str, depth: int) -> ast.Module | None:
+    """The syntax tree of ``module`` if it is a module of ours and ``depth`` (modules
+    followed so far) is below 3, else None."""
+    return parse(module) if module.split(".")[0] in OWN and depth < 3 else None
 
 
 def parse(module: str) -> ast.Module | None:
@@ -147,7 +136,7 @@ def _class_attribute(tree: ast.Module, cls: str, name: str,
             continue
         if base.id in imported:  # a class of another module of ours
             module, attribute = imported[base.id]
-            other = parse(module) if module.split(".")[0] in OWN else None
+            other = _own(module, depth)
             found = None if other is None else _class_attribute(other, attribute, name,
                                                                 depth + 1)
         else:
@@ -202,9 +191,9 @@ class _Module:
                 raise _Unknown(name)
             return self.made[name]
         node = self.classes.get(name)
-        if node is None and name in self.imported and self.depth < 3:
+        if node is None and name in self.imported:
             module, attribute = self.imported[name]  # a dataclass of another module of ours
-            tree = parse(module) if module.split(".")[0] in OWN else None
+            tree = _own(module, self.depth)
             if tree is None:
                 raise _Unknown(name)
             self.made[name] = _Module(tree, self.depth + 1).dataclass(attribute)
@@ -279,7 +268,7 @@ class _Module:
 
     def constant(self, module: str, name: str):
         """The literal value of the constant ``name`` of mtc's module ``module``."""
-        tree = parse(module) if module.split(".")[0] in OWN and self.depth < 3 else None
+        tree = _own(module, self.depth)
         if tree is None:
             raise _Unknown(f"{module}.{name}")
         return _Module(tree, self.depth + 1).value(ast.Name(name))
