@@ -4,8 +4,10 @@ PYTHON ?= python3
 JOBS ?= 2
 CONFIGS := $(sort $(wildcard configs/*.yaml))
 BENCHES := $(sort $(wildcard tests/benchmarks/bench_*.py))
+# every file whose numbers, tables and notes `mtc report` renders from results/
+DOCS := README.md $(sort $(wildcard docs/*.md)) $(sort $(wildcard experiments/*/NOTES.md))
 
-.PHONY: install test test-reliability test-slurm figures figures-full bench lint readme
+.PHONY: install test test-reliability test-slurm figures figures-full bench lint readme docs-check
 
 install:
 	$(PYTHON) -m pip install -e '.[dev,cluster]'
@@ -33,7 +35,7 @@ figures:
 # one process and one worker pool for all configs, the longest tasks first
 figures-full:
 	mtc run $(CONFIGS) -j $(JOBS)
-	mtc report results --readme README.md --readme docs/league.md --readme docs/reproductions.md
+	mtc report results $(addprefix --readme ,$(DOCS))
 
 bench:
 	@for b in $(BENCHES); do echo "== $$b"; $(PYTHON) $$b || exit 1; done
@@ -42,4 +44,8 @@ lint:
 	ruff check .
 
 readme:
-	mtc report results --readme README.md --readme docs/league.md --readme docs/reproductions.md
+	mtc report results $(addprefix --readme ,$(DOCS))
+
+# every rendered number, table and notes copy of $(DOCS) against the committed results (CI)
+docs-check:
+	mtc report results $(addprefix --readme ,$(DOCS)) --check

@@ -551,9 +551,11 @@ def keys(name, plugins):
 @click.option("--readme", "--doc", "files", multiple=True,
               type=click.Path(dir_okay=False, path_type=Path),
               help="A file whose blocks between <!-- targets:start --> and <!-- targets:end "
-              "--> (and <!-- league:start/end -->) are rewritten; repeat it for every file "
-              "that holds a block (README.md, docs/*.md). Each file updates the blocks it "
-              "marks; a block marked in none of them is an error.")
+              "--> (and <!-- league:start/end -->), numbers <!--n:NAME-->…<!--/n-->, "
+              "<!-- table:NAME:start/end --> and <!-- notes:NAME:start/end --> blocks are "
+              "rewritten from RESULTS_DIR; repeat it for every file (README.md, docs/*.md, "
+              "experiments/*/NOTES.md). A targets or league block marked in none of them is "
+              "an error.")
 @click.option("--check", is_flag=True,
               help="Write nothing: name each file and block that is out of date and exit 1 "
               "(0 when every block is up to date).")
@@ -561,8 +563,10 @@ def keys(name, plugins):
 def report(results_dir, files, check):
     """Collect every run's targets.csv under RESULTS_DIR into the reproduction table (and
     the criteria league's table, if that run exists); print them, or write them into the
-    files given."""
+    files given with every number, table and notes block they hold (defined in
+    docs/numbers/*.yaml and experiments/*/numbers.yaml beside RESULTS_DIR)."""
     from mtc_cli.show.docs import league_table, reproduction_table, update_files
+    from mtc_cli.show.numbers import Renderer
 
     if check and not files:
         raise MtcError("--check compares the files given with --readme FILE; none given")
@@ -573,7 +577,8 @@ def report(results_dir, files, check):
     if not files:
         click.echo("\n\n".join(tables.values()))
         return
-    changed = update_files(files, tables, check=check)
+    root = Path(results_dir).resolve().parent
+    changed = update_files(files, tables, check=check, renderer=Renderer(root, results_dir))
     for path, blocks in changed.items():
         if check:
             click.echo(f"out of date: {path} ({', '.join(blocks)})" if blocks

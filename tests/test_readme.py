@@ -11,6 +11,7 @@ from mtc_cli.selection.catalog import markdown_table
 ROOT = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").is_file())
 README = ROOT / "README.md"
 DOCS = sorted((ROOT / "docs").glob("*.md"))
+NOTES = sorted((ROOT / "experiments").glob("*/NOTES.md"))
 PAGES = [README, *DOCS]
 FENCE = re.compile(r"^```.*?^```", flags=re.S | re.M)
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
@@ -65,7 +66,7 @@ def _anchors(page: Path) -> set[str]:
 
 def test_every_relative_link_points_to_an_existing_file():
     checked, broken = 0, []
-    for page in PAGES:
+    for page in [*PAGES, *NOTES]:
         text = re.sub(r"`[^`\n]*`", "", FENCE.sub("", page.read_text()))
         for target in LINK.findall(text):
             if re.match(r"[a-z][a-z0-9+.-]*:", target):  # http:, https:, mailto:
@@ -79,3 +80,16 @@ def test_every_relative_link_points_to_an_existing_file():
                 broken.append(f"{page.relative_to(ROOT)}: {target} (no such heading)")
     assert checked >= 30
     assert not broken, broken
+
+
+def test_every_notes_file_is_shown_and_every_defined_number_used():
+    """Each experiments/*/NOTES.md is copied into a doc, each number and table of
+    docs/numbers/*.yaml and experiments/*/numbers.yaml appears in a page: no dead definition."""
+    from mtc_cli.show.numbers import BLOCK, SPAN, registry
+
+    texts = [p.read_text() for p in [*PAGES, *NOTES]]
+    shown = {(m.group(1), m.group(2)) for t in texts for m in BLOCK.finditer(t)}
+    assert NOTES and {("notes", n.parent.name) for n in NOTES} <= shown
+    used = {m.group(1) for t in texts for m in SPAN.finditer(t)} | {n for k, n in shown
+                                                                     if k == "table"}
+    assert not set(registry(ROOT)) - used, sorted(set(registry(ROOT)) - used)

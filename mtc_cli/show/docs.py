@@ -12,6 +12,7 @@ import pandas as pd
 
 from mtc_cli.core.errors import MtcError
 from mtc_cli.core.files import atomic_write_text
+from mtc_cli.show.numbers import Renderer, render_blocks, render_spans
 from mtc_cli.show.tables import markdown_table
 
 MARKERS = {"targets": ("<!-- targets:start -->", "<!-- targets:end -->"),
@@ -171,20 +172,43 @@ def replace_blocks(text: str, tables: dict[str, str], where: str = "") -> tuple[
     return text, changed
 
 
-def update_files(files: list[Path], tables: dict[str, str], *,
-                 check: bool = False) -> dict[Path, list[str]]:
+def update_files(files: list[Path], tables: dict[str, str], *, check: bool = False,
+                 renderer: Renderer | None = None) -> dict[Path, list[str]]:
     """Write each table between its markers in every file of ``files`` that holds them (each
-    file updates only the blocks it marks) and return, per file, the blocks that changed —
-    with ``check``, that would change, and nothing is written. A table whose markers are in
-    none of the files is an error, raised before anything is written."""
+    file updates only the blocks it marks) and, with a ``renderer``, every number span, table
+    block and notes block (:mod:`mtc_cli.show.numbers`; notes from
+    ``<root>/experiments/NAME/NOTES.md``, rendered first) — and return, per file, the blocks
+    and numbers that changed; with ``check``, that would change, and nothing is written. A
+    table whose markers are in none of the files is an error, raised before anything is
+    written."""
     unique = list(dict.fromkeys(Path(f) for f in files))
     for f in unique:
         if not f.is_file():
             raise MtcError(f"{f}: file not found")
     texts = {f: f.read_text() for f in unique}
     found, new, changed = set(), {}, {}
+    rendered: dict[Path, tuple[str, list[str]]] = {}
+
+    def own(f: Path, text: str) -> tuple[str, list[str]]:
+        """``text`` of ``f`` with its numbers and blocks rendered (once per file)."""
+        key = f.resolve()
+        if key not in rendered:
+            text, spans = render_spans(text, renderer)
+            text, parts = render_blocks(text, renderer, notes, f)
+            rendered[key] = (text, parts + spans)
+        return rendered[key]
+
+    def notes(name: str) -> tuple[Path, str]:
+        path = renderer.root / "experiments" / name / "NOTES.md"
+        if not path.is_file():
+            raise MtcError(f"notes:{name}: {path} not found")
+        return path, own(path, path.read_text())[0]
+
     for f, text in texts.items():
         new[f], changed[f] = replace_blocks(text, tables, str(f))
+        if renderer is not None:
+            new[f], parts = own(f, new[f])
+            changed[f] += parts
         found |= {name for name in tables if _marker_lines(text, MARKERS[name][0])}
     missing = [name for name in tables if name not in found]
     if missing:
