@@ -5,10 +5,12 @@ committed CSVs under ``results/`` — never typed.
   defined in ``docs/numbers/SCOPE.yaml`` or ``experiments/SCOPE/numbers.yaml``::
 
       max_loss_db:
-        file: svd_lenna/summary.csv       # under the results directory (or a run.json:
-                                          # one row, nested keys joined by _)
+        file: svd_lenna/summary.csv       # under the results directory; a run.json is
+                                          # one row (nested keys joined by _), or with
+                                          # records: timing the rows of that list
         where: "sigma >= 20"              # optional: which rows (the targets' grammar)
-        value: "psnr_lost_db.max()"       # one value: a one-row column or an aggregate
+        value: "psnr_lost_db.max()"       # one value: a column equal on every row
+                                          # selected ("4 each"), or an aggregate
         format: ".2f"                     # optional Python format spec ("," groups by spaces)
 
 - A table is a block between the lines ``<!-- table:NAME:start -->`` and
@@ -88,7 +90,7 @@ class Renderer:
         self.root = Path(root)
         self.defs = registry(root)
         self.results = Path(results)
-        self._tables: dict[Path, pd.DataFrame] = {}
+        self._tables: dict[tuple, pd.DataFrame] = {}
 
     def _rows(self, name: str) -> tuple[dict, pd.DataFrame]:
         if name not in self.defs:
@@ -96,12 +98,12 @@ class Renderer:
                            "experiments/SCOPE/numbers.yaml)")
         spec = self.defs[name]
         path = self.results / spec["file"]
-        if path not in self._tables:
+        key = (path, spec.get("records"))
+        if key not in self._tables:
             if not path.is_file():
                 raise MtcError(f"{name} ({spec['defined_in']}): {path} not found")
-            self._tables[path] = (pd.json_normalize(json.loads(path.read_text()), sep="_")
-                                  if path.suffix == ".json" else pd.read_csv(path))
-        rows = self._tables[path]
+            self._tables[key] = self._read(path, spec.get("records"), name)
+        rows = self._tables[key]
         if "where" in spec:
             try:
                 mask = evaluate(str(spec["where"]), rows)
@@ -109,6 +111,19 @@ class Renderer:
                 raise MtcError(f"{name} ({spec['defined_in']}): where: {exc}") from None
             rows = rows[mask] if isinstance(mask, pd.Series) else rows[[bool(mask)] * len(rows)]
         return spec, rows
+
+    @staticmethod
+    def _read(path: Path, records: str | None, name: str) -> pd.DataFrame:
+        """A CSV, or a JSON file as one row (nested keys joined by ``_``) or, with
+        ``records``, as the rows of its list under that key."""
+        if path.suffix != ".json":
+            return pd.read_csv(path)
+        data = json.loads(path.read_text())
+        if records is None:
+            return pd.json_normalize(data, sep="_")
+        if not isinstance(data.get(records), list):
+            raise MtcError(f"{name}: {path} has no list '{records}'")
+        return pd.json_normalize(data[records], sep="_")
 
     def number(self, name: str) -> str:
         """The formatted value of number ``name``: one value, else an error naming it."""
@@ -120,11 +135,15 @@ class Renderer:
         except MtcError as exc:
             raise MtcError(f"{name} ({spec['defined_in']}): {exc}") from None
         if isinstance(v, pd.Series):
-            if len(v) != 1:
+            if v.nunique(dropna=False) != 1:
                 raise MtcError(f"{name} ({spec['defined_in']}): {spec['value']!r} gives "
-                               f"{len(v)} values on {spec['file']}; one is needed (narrow "
-                               "'where' or aggregate)")
+                               f"{v.nunique(dropna=False)} different values on "
+                               f"{spec['file']}; one is needed (narrow 'where' or "
+                               "aggregate)")
             v = v.iloc[0]
+        if isinstance(v, float) and np.isnan(v):
+            raise MtcError(f"{name} ({spec['defined_in']}): {spec['value']!r} is undefined "
+                           f"on {spec['file']} (no row where {spec.get('where')!r}?)")
         return format_number(v, spec.get("format"))
 
     def table(self, name: str) -> str:

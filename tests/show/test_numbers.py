@@ -89,7 +89,9 @@ def test_notes_are_copied_with_their_links_moved(tmp_path):
 @pytest.mark.parametrize("defs, span, message", [
     (DEFS, "guide.nothing", "guide.nothing: not defined"),
     (DEFS + "all:\n  file: run/summary.csv\n  value: rank\n", "guide.all",
-     "gives 3 values on run/summary.csv; one is needed"),
+     "gives 3 different values on run/summary.csv; one is needed"),
+    (DEFS + "none:\n  file: run/summary.csv\n  where: sigma > 99\n  value: rank.max()\n",
+     "guide.none", "'rank.max()' is undefined on run/summary.csv (no row where 'sigma > 99'?)"),
     (DEFS + "gone:\n  file: run/none.csv\n  value: rank\n", "guide.gone", "none.csv not found"),
     (DEFS + "typo:\n  file: run/summary.csv\n  value: rnak.max()\n", "guide.typo",
      "unknown column 'rnak' (did you mean 'rank'?)"),
@@ -110,3 +112,28 @@ def test_a_block_without_its_end_is_an_error(tmp_path):
     doc.write_text("<!-- table:guide.grid:start -->\n| a |\n")
     with pytest.raises(MtcError, match="table:guide.grid has no line"):
         update_files([doc], {}, renderer=Renderer(root, root / "results"))
+
+
+def test_a_run_json_is_one_row_or_the_rows_of_a_list(tmp_path):
+    root = _root(tmp_path, DEFS + """
+wall:
+  file: run/run.json
+  value: timing_wall_s
+  format: ",.0f"
+fire1:
+  file: run/run.json
+  records: tasks
+  where: "dataset == 'fire1'"
+  value: seconds
+""")
+    (root / "results" / "run" / "run.json").write_text(
+        '{"timing": {"wall_s": 2172.4}, "tasks": [{"dataset": "hc", "seconds": 8.1}, '
+        '{"dataset": "fire1", "seconds": 3151.2}]}')
+    renderer = Renderer(root, root / "results")
+    assert (renderer.number("guide.wall"), renderer.number("guide.fire1")) == ("2 172", "3151.2")
+
+
+def test_a_column_equal_on_every_row_selected_is_one_value(tmp_path):
+    root = _root(tmp_path, DEFS + "each:\n  file: run/summary.csv\n  where: sigma >= 20\n"
+                 "  value: rank * 0 + 4\n")
+    assert Renderer(root, root / "results").number("guide.each") == "4"
