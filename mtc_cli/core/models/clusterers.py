@@ -96,11 +96,27 @@ def lloyd(X: np.ndarray, k: int, rng: np.random.Generator, *, n_init: int = 20,
     products (:func:`batches`: a restart's iterations do not depend on its batch, so the
     memory stays O(n·(k + d)) per batch); the restart of least cost Σ_i ‖x_i − μ_c(i)‖² is
     kept. An empty cluster keeps its previous centre. Returns (labels, centroids, cost).
+
     The algorithm of scikit-learn's ``KMeans`` (Lloyd, greedy k-means++), batched over
-    restarts because the data here are small and the calls many: 6× faster than ``KMeans``
-    on 72 × 100 and 2.5× on 600 × 2 (k = 2..10, 20 restarts, one thread); from a few
-    thousand objects on ``KMeans``' compiled loops are faster (it takes 0.6–0.8 of our time
-    at 2 000 × 10, 0.2 at 100 000 × 10), but its random draws differ from ours."""
+    restarts. Only the Lange et al. (2002) stability experiments use it (through
+    :func:`kmeans_cluster`), for two reasons a head-to-head benchmark against ``KMeans``
+    measures (``tests/benchmarks/bench_lloyd.py``, ``results/benchmarks/lloyd.csv``):
+
+    - bit-exact reproduction: it recomputes their committed rows byte for byte, which
+      ``KMeans`` cannot (it draws its k-means++ centres from numpy's legacy
+      ``RandomState``, this from the task's ``Generator`` in another order; with ``KMeans``
+      in its place the quick profile's scores and selected k move);
+    - speed at the papers' sizes: a task makes about 900 calls on 24–600 objects (mostly
+      Clest's learning and test sets of reference data), where the batched restarts beat
+      ``KMeans``' per-fit overhead — several times faster over a task's calls, one thread
+      each (roughly 3× on the 600-point rings up to 12× on the Golub subsets in the
+      committed run), and faster than scikit-learn's kernels called directly
+      (:mod:`mtc_cli.core.models.sklearn_kmeans`) too.
+
+    From a couple of thousand objects on ``KMeans``' compiled loops are faster (already at
+    2 000 × 10, several times at 20 000 × 10; see the CSV), and the two find lower costs
+    about equally often (neither is the better optimiser), so everything else fits
+    scikit-learn's ``KMeans`` or :mod:`mtc_cli.core.models.sklearn_kmeans`."""
     X = np.asarray(X, dtype=np.float64)
     n = len(X)
     if not 1 <= k <= n:
@@ -153,7 +169,10 @@ def kmeans_cluster(X: np.ndarray, ks, rng: np.random.Generator, *,
     """k-means (:func:`lloyd`, ``n_init`` k-means++ restarts, the restart of least cost
     kept) for every k in ``ks``; k = 1 is the one-cluster solution. Lange et al. used
     deterministic annealing; many restarts serve the same purpose, a near-global optimum
-    of the k-means cost."""
+    of the k-means cost. The k-means of the Lange et al. stability experiments only (and
+    of their committed results, which it reproduces bit for bit); why this and not
+    scikit-learn's ``KMeans`` there — reproduction and speed at those sizes, measured in
+    ``results/benchmarks/lloyd.csv`` — see :func:`lloyd`."""
     out = {}
     for k in ks:
         if k == 1:
