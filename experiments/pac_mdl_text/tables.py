@@ -9,8 +9,8 @@ import pandas as pd
 from experiments.pac_mdl_text.protocol import Params
 from mtc_cli.run.experiment import Experiment
 
-#: every number of SPEC §E8 (the paper's text and figures, 50-50 split, δ = 0.1), in %:
-#: (figure, dataset, algorithm, language, paper's k, paper's bound)
+#: every number of the paper we compare with (its text and figures, 50-50 split, δ = 0.1),
+#: in %: (figure, dataset, algorithm, language, paper's k, paper's bound)
 PAPER = [
     ("Fig. 1", "cmu-different-1000", "KMeans", "Simple", 3, 34.1),
     ("Fig. 1", "cmu-different-1000", "SPKMeans", "Simple", 3, 4.9),
@@ -136,7 +136,7 @@ def _selection(summary: pd.DataFrame, p: Params) -> pd.DataFrame:
 
 
 def _paper_comparison(t: dict, p: Params) -> pd.DataFrame:
-    """Our bound beside every number of SPEC §E8 (NaN where the dataset or algorithm was
+    """Our bound beside every number of :data:`PAPER` (NaN where the dataset or algorithm was
     not run); ``ours_init_pct`` puts the Init bound (best of r) beside Fig. 1's best run."""
     f1 = t["fig1_runs"].groupby(["dataset", "algorithm", "k"])["simple_pct"].min()
     f2 = t["fig2_best_per_k"].set_index(["dataset", "algorithm", "k"])["init_pct"]

@@ -3,7 +3,8 @@
 
 Two Gaussian sources with orthogonal centroids of equal norm, Σ = σ₀·I, equal priors;
 n objects in D dimensions, α = n/D, and the normalised separation u = ‖μ₁ − μ₂‖/√(2σ₀)
-either the same for every D (``fixed``, SPEC) or decreased by √(1/D) as the paper's text
+either the same for every D (``fixed``, our calibration:
+docs/calibration.md#wasc_phase_transitions) or decreased by √(1/D) as the paper's text
 says (``adapted``); the critical α_c = 4u⁻⁴. X¹ and X² are aligned by generation. Centroids
 are estimated on X¹ by deterministic annealing (``annealing``) or by annealed Gibbs sampling
 of the assignments (``gibbs``, the paper's optimizer), one fixed geometric schedule for all
