@@ -1,4 +1,4 @@
-"""Every bad input of the reliability review (``../shared/review/bad-inputs.tsv``: 68 cases)
+"""Every bad input of the reliability review (``tests/data/bad-inputs.tsv``: 68 cases)
 as a real ``mtc`` process: an error is one line on stderr, exit status 2, no traceback and
 nothing written; the cases the review marks as valid run. Then the four cache corruptions,
 a code change, target injections from a config, from ``--set`` and from a planted run

@@ -539,8 +539,8 @@ def test_bad_input_is_one_line_error(case, tmp_path, capfd):
 
 
 def review_cases() -> dict[str, str]:
-    """Case → wanted outcome in the review of ``mtc select``'s bad inputs (a copy of
-    ``../shared/review/bad-inputs-select.tsv``)."""
+    """Case → wanted outcome in the review of ``mtc select``'s bad inputs
+    (``tests/data/bad-inputs-select.tsv``)."""
     table = Path(__file__).resolve().parents[1] / "data" / "bad-inputs-select.tsv"
     with open(table, newline="") as fh:
         return {row["case"]: row["want"] for row in csv.DictReader(fh, delimiter="\t")}
