@@ -15,6 +15,7 @@ import numpy as np
 from mtc_cli.core.criteria import clest, gap_statistic, prediction_strength, stability
 from mtc_cli.core.criteria.stability_resampling import instabilities, resample_labels
 from mtc_cli.core.models import clusterers
+from mtc_cli.core.quartiles import quartiles
 from mtc_cli.run.params import param
 
 CRITERIA = ("stability", "gap", "clest", "prediction_strength")
@@ -79,10 +80,9 @@ def evaluate(X: np.ndarray, name: str, c: Criteria, rng: np.random.Generator) ->
     scores = [i.score for i in inst]
     chosen = stability.select_k(ks, scores, ties=c.ties)
     for i in inst:
-        spread = i.disagreements / np.mean(i.random)
+        q25, q75 = quartiles(i.disagreements / np.mean(i.random))
         rows.append({"criterion": "stability", "k": i.k, "score": i.score,
-                     "q25": float(np.quantile(spread, 0.25)),
-                     "q75": float(np.quantile(spread, 0.75)),
+                     "q25": q25, "q75": q75,
                      "disagreement": float(np.mean(i.disagreements)),
                      "random_disagreement": float(np.mean(i.random)), "selected": chosen})
     if "prediction_strength" in c.baselines:

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from experiments._lange2002 import CRITERIA
+from mtc_cli.core.quartiles import median_and_quartiles
 
 
 def summarize(rows: pd.DataFrame, condition: list[str]) -> pd.DataFrame:
@@ -16,11 +17,9 @@ def summarize(rows: pd.DataFrame, condition: list[str]) -> pd.DataFrame:
     all runs' choices (``choices``)."""
     sel = rows[rows["criterion"].isin(CRITERIA)]
     per_run = sel.groupby([*condition, "criterion", "rep"], sort=False)["selected"].first()
-    out = per_run.groupby(level=[*condition, "criterion"], sort=False).agg(
-        selected_k="median", selected_k_q25=lambda s: float(np.quantile(s, 0.25)),
-        selected_k_q75=lambda s: float(np.quantile(s, 0.75)), n_reps="size",
+    return median_and_quartiles(
+        per_run.groupby(level=[*condition, "criterion"], sort=False),
         choices=lambda s: " ".join(str(int(v)) for v in s)).reset_index()
-    return out
 
 
 def curves(rows: pd.DataFrame, condition: list[str]) -> pd.DataFrame:

@@ -8,6 +8,7 @@ import pandas as pd
 
 from experiments.boolean_denoising.protocol import Params, _opcv
 from mtc_cli.core.criteria import molloy
+from mtc_cli.core.quartiles import median_and_quartiles
 
 
 def method_labels(p: Params) -> dict:
@@ -25,15 +26,12 @@ def summarize(exp, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
     error, and the median distance in rank."""
     per = per_draw(rows, p)
     g = per.groupby(["dataset", "criterion"], sort=False)
-    out = g.agg(selected_k=("selected_k", "median"),
-                selected_k_q25=("selected_k", lambda s: float(np.quantile(s, 0.25))),
-                selected_k_q75=("selected_k", lambda s: float(np.quantile(s, 0.75))),
-                n_reps=("selected_k", "size"), oracle_k=("oracle_k", "median"),
-                hamming=("hamming", "mean"), oracle_hamming=("oracle_hamming", "mean"),
-                ratio=("ratio", "mean"), ratio_max=("ratio", "max"),
-                within_10pct=("ratio", lambda s: float(np.mean(s <= 1.1))),
-                rank_distance=("rank_distance", "median")).reset_index()
-    return out
+    errors = g.agg(oracle_k=("oracle_k", "median"),
+                   hamming=("hamming", "mean"), oracle_hamming=("oracle_hamming", "mean"),
+                   ratio=("ratio", "mean"), ratio_max=("ratio", "max"),
+                   within_10pct=("ratio", lambda s: float(np.mean(s <= 1.1))),
+                   rank_distance=("rank_distance", "median"))
+    return pd.concat([median_and_quartiles(g["selected_k"]), errors], axis=1).reset_index()
 
 
 def tables(exp, rows, summary, p: Params) -> dict:

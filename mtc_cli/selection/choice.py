@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from mtc_cli.core.quartiles import quartiles
 from mtc_cli.selection.catalog import CRITERIA, GAP_RULES
 
 #: the column that numbers a criterion's replicates (its spread is taken over them)
@@ -172,10 +173,10 @@ def summarize(rows: pd.DataFrame, criteria, *, k_lo: int, k_hi: int, model: str,
                                             coverage=coverage, increment_tol=increment_tol)
         per = [p for p in per if np.isfinite(p)]
         crit = CRITERIA[c]
+        q25, q75 = quartiles(per)
         out.append({
             "criterion": c, "selected_k": chosen,
-            "selected_k_q25": float(np.quantile(per, 0.25)) if per else np.nan,
-            "selected_k_q75": float(np.quantile(per, 0.75)) if per else np.nan,
+            "selected_k_q25": q25, "selected_k_q75": q75,
             "n_reps": len(per) if per else 1,
             "k_min": max(k_lo, crit.k_min), "k_max": k_hi,
             "at_edge": bool(np.isfinite(chosen) and chosen >= k_hi

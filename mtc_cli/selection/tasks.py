@@ -171,9 +171,8 @@ def _split_clustering(X, s: Settings, rng) -> list[dict]:
             score = soft_capacity(A, B, f1, f2, model, mappings, n_grid=CAPACITY_GRID)
             rows.append({"criterion": "capacity", "k": k, "score": score})
         if "stability" in want and k >= 2:
-            d = stability.disagreement(f2.labels, predicted[k])
-            base = stability.random_disagreement(f2.labels, predicted[k], k, rng,
-                                                 n_draws=s.n_random)
+            d, base = stability.disagreement_and_baseline(f2.labels, predicted[k], k, rng,
+                                                          n_draws=s.n_random)
             kept = stability.random_disagreement(f2.labels, predicted[k], k, sizes_rng,
                                                  normalisation="permutation",
                                                  n_draws=s.n_random)

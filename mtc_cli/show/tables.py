@@ -16,6 +16,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from mtc_cli.core.quartiles import median_and_quartiles
+
 
 def select_per_rep(rows: pd.DataFrame, condition: list[str], select: dict) -> pd.DataFrame:
     """Each repetition's choice: the k with the lowest (rule ``min``) or highest
@@ -41,12 +43,7 @@ def summarize_selection(rows: pd.DataFrame, condition: list[str], select: dict) 
     chosen = select_per_rep(rows, condition, select)
     order = {c: i for i, c in enumerate(select)}
     grouped = chosen.groupby([*condition, "criterion"], sort=False)["selected_k"]
-    out = grouped.agg(
-        selected_k="median",
-        selected_k_q25=lambda s: float(np.quantile(s, 0.25)),
-        selected_k_q75=lambda s: float(np.quantile(s, 0.75)),
-        n_reps="size",
-    ).reset_index()
+    out = median_and_quartiles(grouped).reset_index()
     out["_order"] = out["criterion"].map(order)
     out = out.sort_values([*condition, "_order"], kind="stable").drop(columns="_order")
     return out.reset_index(drop=True)

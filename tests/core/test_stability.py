@@ -9,7 +9,7 @@ import pytest
 from sklearn.cluster import KMeans
 from sklearn.neighbors import NearestCentroid
 
-from mtc_cli.core.criteria import stability
+from mtc_cli.core.criteria import stability, stability_resampling
 
 
 def brute_disagreement(a, b):
@@ -97,13 +97,48 @@ def test_instability_selects_the_separated_clusters():
     rng = np.random.default_rng(4)
     centres = np.array([[0.0, 0.0], [10.0, 0.0], [0.0, 10.0]])
     X = np.concatenate([c + 0.5 * rng.standard_normal((60, 2)) for c in centres])
-    results = {k: stability.instability(X, k, _kmeans, _nearest_centroid, rng, n_resamples=4)
+    results = {k: stability_resampling.instability(X, k, _kmeans, _nearest_centroid, rng,
+                                                   n_resamples=4)
                for k in (2, 3, 4, 5)}
     assert results[3].score == 0.0 and (results[3].disagreements == 0).all()
     assert all(results[k].score > 0 for k in (2, 4, 5))
     assert (results[2].random > 0.4).all()  # uniform 2-labellings of 90 objects: d ≈ 0.46
     ks = sorted(results)
     assert stability.select_k(ks, [results[k].score for k in ks]) == 3
+
+
+def test_both_estimates_draw_in_their_documented_order():
+    """Bit for bit: one k draws split, clustering of X′, of X, baseline per resample;
+    the curve draws every resample's split and clusterings, then the baselines k by k."""
+    X = np.random.default_rng(0).standard_normal((41, 2))
+    rng = np.random.default_rng(1)
+    d, base = [], []
+    for _ in range(3):
+        i1, i2 = stability.split_halves(len(X), rng)
+        own = _kmeans(X[i2], 3, rng)
+        predicted = _nearest_centroid(X[i1], _kmeans(X[i1], 3, rng), X[i2])
+        d.append(stability.disagreement(own, predicted))
+        base.append(stability.random_disagreement(own, predicted, 3, rng, n_draws=5))
+    one = stability_resampling.instability(X, 3, _kmeans, _nearest_centroid,
+                                           np.random.default_rng(1), n_resamples=3, n_draws=5)
+    assert one.disagreements.tolist() == d and one.random.tolist() == base
+
+    def cluster(part, ks, g):
+        return {k: _kmeans(part, k, g) for k in ks}
+
+    def predict(train, labels, test):
+        return {k: _nearest_centroid(train, labels[k], test) for k in labels}
+
+    rng = np.random.default_rng(2)
+    pairs = stability_resampling.resample_labels(X, [2, 3], cluster, predict, rng, 3)
+    expected = [([stability.disagreement(r.own[k], r.predicted[k]) for r in pairs],
+                 [stability.random_disagreement(r.own[k], r.predicted[k], k, rng,
+                                                normalisation="permutation", n_draws=4)
+                  for r in pairs]) for k in (2, 3)]
+    curve = stability_resampling.instability_curve(
+        X, [2, 3], cluster, predict, np.random.default_rng(2), n_resamples=3,
+        normalisation="permutation", n_draws=4)
+    assert [(i.disagreements.tolist(), i.random.tolist()) for i in curve] == expected
 
 
 def test_select_k_ignores_k1_and_breaks_ties_as_asked():

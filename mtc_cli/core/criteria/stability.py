@@ -6,12 +6,13 @@ fraction of X′ whose own cluster and predicted label disagree after the best m
 label names (Hungarian method). Averaged over resamples and divided by the same statistic
 for random labellings, it is comparable across k; the selected k minimises it (k ≥ 2).
 
-Every function works on plain label vectors, so it applies to a user's own clusterings.
+Every function works on plain label vectors, so it applies to a user's own clusterings;
+the resampling itself (splits, clusterings, predictions) is
+:mod:`mtc_cli.core.criteria.stability_resampling`'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -87,6 +88,18 @@ def split_halves(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarr
     return perm[:half], perm[half:2 * half]
 
 
+def disagreement_and_baseline(own, predicted, k: int, rng: np.random.Generator, *,
+                              normalisation: str = "uniform",
+                              n_draws: int = 20) -> tuple[float, float]:
+    """One resample's terms of the normalised instability: d = :func:`disagreement`
+    (A_k(X′), φ(X′)) of the clustering ``own`` of the second half and the labels
+    ``predicted`` for it by the first half's solution, and its random-labelling baseline
+    (:func:`random_disagreement`, the only one of the two that draws from ``rng``)."""
+    return (disagreement(own, predicted),
+            random_disagreement(own, predicted, k, rng, normalisation=normalisation,
+                                n_draws=n_draws))
+
+
 @dataclass(frozen=True)
 class Instability:
     """Per resample: the disagreement d and its random-labelling baseline; ``score`` is
@@ -97,35 +110,15 @@ class Instability:
     disagreements: np.ndarray
     random: np.ndarray
 
+    @classmethod
+    def of(cls, k: int, terms: list[tuple[float, float]]) -> Instability:
+        """From each resample's (d, baseline) of :func:`disagreement_and_baseline`."""
+        return cls(k, np.array([d for d, _ in terms]), np.array([b for _, b in terms]))
+
     @property
     def score(self) -> float:
+        """S̄(k): the mean disagreement over the mean baseline."""
         return float(np.mean(self.disagreements) / np.mean(self.random))
-
-
-def instability(X, k: int, cluster: Callable, predict: Callable, rng: np.random.Generator,
-                *, n_resamples: int = 20, normalisation: str = "uniform",
-                n_draws: int = 20) -> Instability:
-    """Lange et al. 2002's resampling estimate of the stability of clusterer + predictor.
-
-    ``X`` is anything indexable by an index array along its first axis (a data matrix;
-    for pairwise data pass ``np.arange(n)`` and index the matrix inside the callables).
-    ``cluster(X_part, k, rng)`` returns labels of ``X_part``; ``predict(X_train,
-    labels_train, X_test)`` returns labels for ``X_test``. Each resample splits the
-    objects into halves X, X′ (:func:`split_halves`) and records
-    d = :func:`disagreement` (A_k(X′), φ(X′)) and its baseline (:func:`random_disagreement`).
-    """
-    if n_resamples < 1:
-        raise ValueError(f"need n_resamples ≥ 1, got {n_resamples}")
-    d, base = np.empty(n_resamples), np.empty(n_resamples)
-    for r in range(n_resamples):
-        i1, i2 = split_halves(len(X), rng)
-        X1, X2 = X[i1], X[i2]
-        own = np.asarray(cluster(X2, k, rng))
-        predicted = np.asarray(predict(X1, np.asarray(cluster(X1, k, rng)), X2))
-        d[r] = disagreement(own, predicted)
-        base[r] = random_disagreement(own, predicted, k, rng, normalisation=normalisation,
-                                      n_draws=n_draws)
-    return Instability(k, d, base)
 
 
 def select_k(k_values, scores, *, ties: str = "smallest") -> int:
