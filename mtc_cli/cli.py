@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import os
 import re
 import signal
 import sys
@@ -197,10 +196,13 @@ def run(configs, quick, jobs, overrides, out, force, backend, scheduler, cluster
 
 
 def _jobs(jobs: int) -> int:
-    """The number of workers of ``--jobs`` (-1: one per core)."""
+    """The number of workers ``--jobs`` asks for (-1: one per core); the run starts at most
+    as many as :func:`mtc_cli.run.workers.count` allows, and says so."""
+    from mtc_cli.run.workers import cores
+
     if jobs == 0:
         raise MtcError("--jobs: expected a positive number of workers or -1, got 0")
-    return os.cpu_count() or 1 if jobs == -1 else jobs
+    return cores() if jobs == -1 else jobs
 
 
 def _check_all(cfgs, out) -> None:
@@ -240,7 +242,8 @@ def _parse_shard(text: str) -> tuple[int, int]:
               "images, boolean for 0/1 matrices and user–permission lists]; auto: the "
               "clustering algorithm of lowest normalised stability, and its k.")
 @click.option("--k", "k_range", metavar="LO..HI",
-              help="Range of k [default: 1..10; svd: every rank up to 100].")
+              help="Range of k; a single K means 1..K [default: 1..10; svd: every rank up "
+              "to 100].")
 @click.option("--criteria", metavar="LIST",
               help="Comma-separated criteria, or 'all' [default: all that apply].")
 @click.option("--label-column", metavar="COL",
@@ -299,8 +302,9 @@ def select(data, model, k_range, criteria, label_column, train_labels, columns, 
 
     if jobs != 1 and backend == "loky" and shard is None:
         from mtc_cli.run.pipeline import start_workers
+        from mtc_cli.run.workers import cores
 
-        start_workers(jobs, ("experiments.select", "mtc_cli.selection.tasks",
+        start_workers(min(_jobs(jobs), cores()), ("experiments.select", "mtc_cli.selection.tasks",
                              "sklearn.cluster", "sklearn.mixture"))
     raw = {"experiment": "select", "seed": seed, "data": str(data)}
     for key, value in (("model", model), ("k", k_range), ("label_column", label_column),
@@ -316,6 +320,8 @@ def select(data, model, k_range, criteria, label_column, train_labels, columns, 
     if standardize:
         raw["standardize"] = True
     cfg, run_dir = _select_config(raw, data, overrides, out)
+    if save_config is not None:
+        _check_writable(save_config, "--save-config")
     outcome = _run(cfg, run_dir, jobs, force, backend, scheduler, cluster_file, shard)
     if save_config is not None:  # only for a run that was accepted and ran
         _save_select_config(save_config, raw, cfg, overrides)
@@ -325,6 +331,25 @@ def select(data, model, k_range, criteria, label_column, train_labels, columns, 
         click.echo(json.dumps(outcome.experiment.summary_json(outcome), indent=2))
     else:
         _print_outcome(outcome)
+
+
+def _check_writable(path: Path, option: str) -> None:
+    """Refuse, before any task runs, an output file that cannot be written: no directory to
+    hold it, a directory in its place, or a directory that takes no new file."""
+    import os
+
+    from mtc_cli.core.files import new_temp_file
+
+    if path.is_dir():
+        raise MtcError(f"{option} {path}: is a directory; name a file")
+    if not path.parent.is_dir():
+        raise MtcError(f"{option} {path}: no directory {path.parent}/ to write it in")
+    try:
+        fd, tmp = new_temp_file(path)
+        os.close(fd)
+        tmp.unlink()
+    except OSError as exc:
+        raise MtcError(f"{option} {path}: cannot be written ({exc.strerror or exc})") from None
 
 
 def _save_select_config(path: Path, raw: dict, cfg, overrides) -> None:

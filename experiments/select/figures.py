@@ -7,6 +7,8 @@ from pathlib import Path
 import pandas as pd
 
 from experiments.select.protocol import Params, _data_key, _read, selections, settings
+from mtc_cli.core.errors import MtcError
+from mtc_cli.core.files import read_csv
 from mtc_cli.selection.catalog import MODELS
 
 
@@ -15,11 +17,13 @@ def plot(exp, rows, summary, p: Params, outdir) -> list:
 
     outdir = Path(outdir)
     data = _read(*_data_key(p))
-    extra = {name: pd.read_csv(outdir / f"{name}.csv")
-             for name in ("projection", "spectrum", "auto", "stability")
-             if (outdir / f"{name}.csv").is_file()}
+    needed = ("auto", "stability") if p.model == "auto" else ("curves", "vote")
+    extra = {name: read_csv(outdir / f"{name}.csv")
+             for name in (*needed, "projection", "spectrum")
+             if name in needed or (outdir / f"{name}.csv").is_file()}
     size = f"{data.n_items} objects × {data.n_features} features"
     if p.model == "auto":
+        _check_auto(extra["auto"], extra["stability"], outdir)
         s = next(iter(selections(p).values()))
         title = (f"{data.source}: the clustering algorithm and its k (auto), "
                  f"k = {s.k_lo}..{s.k_hi}, {size}")
@@ -28,6 +32,15 @@ def plot(exp, rows, summary, p: Params, outdir) -> list:
                                         outdir / "select.png")]
     s = settings(p)
     title = f"{data.source}: {MODELS[s.model]}, k = {s.k_lo}..{s.k_hi}, {size}"
-    return [figure.save_figure(pd.read_csv(outdir / "curves.csv"), summary,
-                               pd.read_csv(outdir / "vote.csv"), extra, title,
+    return [figure.save_figure(extra["curves"], summary, extra["vote"], extra, title,
                                outdir / "select.png")]
+
+
+def _check_auto(decision: pd.DataFrame, stability: pd.DataFrame, outdir: Path) -> None:
+    """Every algorithm with a stability in ``auto.csv`` has its curve in ``stability.csv``."""
+    ranked = set(decision.loc[decision["min_stability"].notna(), "model"])
+    missing = sorted(ranked - set(stability["model"]))
+    if missing:
+        raise MtcError(f"{outdir / 'stability.csv'}: no curve of {', '.join(missing)}, which "
+                       "auto.csv ranks; run the run's command again (its finished tasks are "
+                       "cached) to rewrite it")

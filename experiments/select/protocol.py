@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from mtc_cli.core.datasets.formats import FORMATS
-from mtc_cli.core.errors import MtcError
+from mtc_cli.core.errors import MtcError, not_found, not_regular
 from mtc_cli.core.files import file_sha256
 from mtc_cli.core.models.gmm import COVARIANCE_TYPES
 from mtc_cli.run.experiment import Experiment
@@ -55,8 +55,8 @@ class Params:
                                          "auto: the clustering algorithm of lowest "
                                          "normalised stability and its k",
                               choices=[*MODELS, "auto"])
-    k: str | None = param(None, help="range of k, LO..HI (default 1..10; svd: every rank "
-                                     "up to 100)")
+    k: str | None = param(None, help="range of k, LO..HI, or K for 1..K (default 1..10; "
+                                     "svd: every rank up to 100)")
     criteria: list[str] | None = param(None, help="criteria to compute (default: all that "
                                                   "apply to the model)",
                                        choices=list(CRITERIA))
@@ -105,8 +105,11 @@ def location(p: Params) -> str:
     if p.data is None:
         raise MtcError("key 'data': a data file is required")
     path = Path(p.data)
-    if not path.is_file():
-        raise MtcError(f"{path}: data file not found")
+    if not path.exists():
+        raise MtcError(f"{path}: {not_found(path, 'data file')}")
+    why = not_regular(path)
+    if why is not None:
+        raise MtcError(f"{path}: {why}")
     return str(path.resolve())
 
 
@@ -209,6 +212,15 @@ class SelectProtocol(Experiment):
 
     def check(self, p: Params) -> None:
         selections(p)
+
+    def task_bytes(self, p: Params) -> float:
+        """The matrix, its halves and a few working copies of it (8 bytes a number), the
+        blocks of nearest-neighbour distances, and a GMM's k covariances of d × d."""
+        data = _read(*_data_key(p))
+        n, d = data.n_items, data.n_features
+        k = max(s.k_hi for s in selections(p).values())
+        covariances = 8 * k * d * d * 4 if model_of(p) in ("gmm", "auto") else 0
+        return 8 * n * d * 6 + 16 * 2**20 + covariances
 
     def run_name(self, p: Params) -> str:
         """``<data stem>-<model>``: the default run directory under results/select/."""

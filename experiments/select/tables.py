@@ -81,10 +81,10 @@ def tables(exp, rows, summary, p: Params, *, seed: int) -> dict:
     (s,) = models.values()
     vote = votes[s.model]
     out = {"curves": parts[s.model][1], "vote": vote}
-    if s.model in CLUSTERING and np.isfinite(_k_of(vote)):
-        out["projection"] = _projection(key, s, p.tfidf, int(_k_of(vote)), seed)
-    else:
+    if s.model not in CLUSTERING:
         out["spectrum"] = _spectrum(_matrix(*key, s.model, p.tfidf))
+    elif np.isfinite(_k_of(vote)):
+        out["projection"] = _projection(key, s, p.tfidf, int(_k_of(vote)), seed)
     return out
 
 

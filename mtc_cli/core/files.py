@@ -49,6 +49,26 @@ def write_csv(df: pd.DataFrame, path: Path) -> None:
     atomic_write_text(path, df.to_csv(index=False, lineterminator="\n"))
 
 
+def read_csv(path: Path) -> pd.DataFrame:
+    """A table a run wrote, read back for its figures; a missing file or one cut short (every
+    table is written whole, ending in a newline) is an :class:`~mtc_cli.core.errors.MtcError`
+    naming it."""
+    import pandas as pd
+
+    from mtc_cli.core.errors import MtcError
+
+    path = Path(path)
+    if not path.is_file():
+        raise MtcError(f"{path}: missing from the run directory; run the run's command again "
+                       "(its finished tasks are cached) to write it")
+    with open(path, "rb") as fh:
+        fh.seek(max(path.stat().st_size - 1, 0))
+        if fh.read(1) != b"\n":
+            raise MtcError(f"{path}: cut short (it does not end with a whole line); run the "
+                           "run's command again (its finished tasks are cached) to rewrite it")
+    return pd.read_csv(path)
+
+
 def write_json(obj, path: Path) -> None:
     atomic_write_text(path, json.dumps(obj, indent=2, sort_keys=True, default=str) + "\n")
 

@@ -72,6 +72,11 @@ class Experiment:
     def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
         raise NotImplementedError
 
+    def task_bytes(self, params) -> float:
+        """About the memory a worker needs for one task beyond its imports (bytes): how many
+        workers fit (:func:`mtc_cli.run.workers.count`); 0 where it is small."""
+        return 0.0
+
     def summarize(self, rows: pd.DataFrame, params) -> pd.DataFrame:
         return summarize_selection(rows, list(self.condition), self.select)
 

@@ -143,8 +143,9 @@ def resolve_path(text: str, source: str, key: str) -> Path:
     relative to the project root, so shipped configs work from any directory."""
     p = Path(text).expanduser()
     for candidate in (p, PROJECT_ROOT / p):
-        if candidate.exists():
-            return candidate.resolve()
+        if candidate.exists():  # a pipe's /dev/fd link resolves to no path: kept as given
+            real = candidate.resolve()
+            return real if real.exists() else candidate.absolute()
     raise MtcError(f"{source}: key '{key}': {not_found(p)}: {text}")
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from mtc_cli.core.errors import MtcError
-from mtc_cli.core.files import write_csv, write_json
+from mtc_cli.core.files import read_csv, write_csv, write_json
 from mtc_cli.run import agreement, runlock
 from mtc_cli.run.config import Config, config_from_mapping
 from mtc_cli.run.registry import get_experiment
@@ -158,15 +158,17 @@ def run(cfg: Config, *, out: Path | None = None, jobs: int = 1, force: bool = Fa
             loading = preload(getattr(exp, "summary_modules", ()))
         try:
             stats = run_tasks(exp, tasks, cfg.seed, run_dir, jobs=jobs, force=force,
-                              label=label, backend=backend, shard=shard)
+                              label=label, backend=backend, shard=shard,
+                              task_bytes=exp.task_bytes(cfg.params))
         except BaseException:
             fresh.discard_if_empty()
             raise
         finally:
             if loading is not None:
                 loading.join()
+        jobs = stats["jobs"]
         stats.update(backend=backend if backend == "dask" or jobs > 1 else "sequential",
-                     jobs=jobs, wall=time.perf_counter() - start)
+                     wall=time.perf_counter() - start)
         if shard is not None:
             return Outcome(run_dir, stats)
         return finish(cfg, exp, run_dir, stats, tasks)
@@ -462,6 +464,5 @@ def render(run_dir: Path) -> list:
             raise MtcError(f"{run_dir}: not a finished run directory (missing {name})")
     cfg = _config_of(run_dir, "run.json")
     exp = get_experiment(cfg.experiment)
-    rows = pd.read_csv(run_dir / "rows.csv")
-    summary = pd.read_csv(run_dir / "summary.csv")
-    return exp.plot(rows, summary, cfg.params, run_dir)
+    return exp.plot(read_csv(run_dir / "rows.csv"), read_csv(run_dir / "summary.csv"),
+                    cfg.params, run_dir)

@@ -24,6 +24,7 @@ from threadpoolctl import threadpool_info
 
 from mtc_cli.core.errors import MtcError
 from mtc_cli.core.files import atomic_write_text, file_sha256
+from mtc_cli.run import workers
 from mtc_cli.run.tasking import ROW_COLUMNS, compute, identity, plain, task_key
 
 
@@ -220,15 +221,19 @@ def plan_tasks(experiment, tasks: list[dict], seed: int, run_dir: Path, *,
 
 def run_tasks(experiment, tasks: list[dict], seed: int, run_dir: Path, *, jobs: int = 1,
               force: bool = False, label: str = "mtc", backend: str = "loky",
-              shard: tuple[int, int] | None = None, warn=None) -> dict:
+              shard: tuple[int, int] | None = None, warn=None, task_bytes: float = 0.0) -> dict:
     """Compute every task without a valid cache entry in ``run_dir/tasks``
     (:func:`plan_tasks`); return run statistics.
 
-    ``backend`` is ``"loky"`` (local processes; sequential in-process for ``jobs=1``) or
-    ``"dask"`` (joblib's dask backend: the caller has opened a ``distributed.Client``).
-    Each finished task is written to the cache as soon as its result arrives.
+    ``backend`` is ``"loky"`` (local processes, ``jobs`` of them at most as
+    :func:`mtc_cli.run.workers.settle` allows for tasks of about ``task_bytes`` each;
+    sequential in-process for one) or ``"dask"`` (joblib's dask backend: the caller has
+    opened a ``distributed.Client``). Each finished task is written to the cache as soon as
+    its result arrives.
     """
     plan = plan_tasks(experiment, tasks, seed, run_dir, force=force, shard=shard, warn=warn)
+    if backend == "loky" and jobs > 1:
+        jobs = workers.settle(jobs, len(plan.todo), task_bytes)
     progress = Progress(len(plan.mine), len(plan.mine) - len(plan.todo), label)
     try:
         if backend == "loky" and (jobs == 1 or len(plan.todo) <= 1):
@@ -241,7 +246,7 @@ def run_tasks(experiment, tasks: list[dict], seed: int, run_dir: Path, *, jobs: 
                 progress.update()
     finally:
         progress.close()
-    return plan.stats()
+    return {**plan.stats(), "jobs": jobs}
 
 
 def _parallel(calls, n_jobs: int, backend: str):
@@ -264,6 +269,7 @@ def run_pooled(plans: list[Plan], jobs: int, label: str, on_done) -> None:
     finished while the workers go on with the others)."""
     order = sorted(((p, i) for p, plan in enumerate(plans) for i in plan.todo),
                    key=lambda pi: -recorded_seconds(plans[pi[0]], pi[1]))
+    jobs = workers.settle(jobs, len(order))
     left = [len(plan.todo) for plan in plans]
     for p, n in enumerate(left):
         if n == 0:

@@ -67,6 +67,21 @@ def decide(stabilities: dict, votes: dict) -> pd.DataFrame:
     return table
 
 
+#: why an algorithm whose stability rows are all finite has no finite S(k)/S_perm(k)
+ZERO_BASELINE = ("S_perm(k) is 0 at every k ≥ 2: its halves are too small for permuted labels "
+                 "to disagree")
+
+
+def unranked(table: pd.DataFrame, notes: dict) -> dict[str, str]:
+    """The algorithms of :func:`decide`'s table without a finite normalised stability, each
+    with why: ``notes`` (model → the note of its ``stability`` rows, e.g. a fit that failed),
+    else :data:`ZERO_BASELINE`. ``auto`` leaves them out and says so."""
+    def why(note) -> str:
+        return note if isinstance(note, str) and note else ZERO_BASELINE
+
+    return {m: why(notes.get(m)) for m in table.loc[table["min_stability"].isna(), "model"]}
+
+
 def winner(table: pd.DataFrame) -> tuple[str | None, float]:
     """(the winning algorithm, its voted k) of :func:`decide`'s table; (None, NaN) if none."""
     row = table[table["winner"]]

@@ -80,7 +80,7 @@ def evaluate(rows: pd.DataFrame, criterion: str, *, ps_threshold: float = 0.8,
         notes = [n for n in sub["note"].dropna().unique() if str(n)]
         note = "; ".join(map(str, notes))
     sub = sub[np.isfinite(sub["k"].astype(float))] if len(sub) else sub
-    if sub.empty:
+    if sub.empty or not np.isfinite(sub["score"].astype(float)).any():  # not computed
         return pd.DataFrame(columns=["value", "lo", "hi"]), np.nan, [], note
     sub = sub.assign(k=sub["k"].astype(int))
     rule = CRITERIA[criterion].rule
@@ -124,8 +124,9 @@ def evaluate(rows: pd.DataFrame, criterion: str, *, ps_threshold: float = 0.8,
         t = sub[sub["rep"] == 0].set_index("k")["score"].sort_index()
         t0 = sub[sub["rep"] > 0].pivot_table(index="rep", columns="k", values="score")
         ks = t.index.intersection(t0.columns)
-        if not len(t0) or not len(ks) or not (np.isfinite(t[ks]).all()
-                                              and np.isfinite(t0[ks].to_numpy()).all()):
+        if len(t0):  # the k where the data and every reference set have a score
+            ks = ks[np.isfinite(t[ks].to_numpy()) & np.isfinite(t0[ks].to_numpy()).all(axis=0)]
+        if not len(t0) or not len(ks):
             return pd.DataFrame(columns=["value", "lo", "hi"]), np.nan, [], note
         d = t[ks].to_numpy() - t0[ks].to_numpy().mean(axis=0)
         p = (t0[ks].to_numpy() >= t[ks].to_numpy()).mean(axis=0)

@@ -34,6 +34,7 @@ rule).
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -58,6 +59,25 @@ def _seed(rng: np.random.Generator) -> int:
     return int(rng.integers(2**31 - 1))
 
 
+class CannotFit(ValueError):
+    """The model cannot be fitted to the objects it is given (the library refuses them: too
+    few or too degenerate for k clusters). The task's criteria that read the fit are then NaN
+    with this one-line note, and the others go on."""
+
+
+@contextmanager
+def refusals(name: str, n: int):
+    """A library's refusal of the data (ValueError, LinAlgError) raised as
+    :class:`CannotFit`, naming the model and the number of objects."""
+    try:
+        yield
+    except CannotFit:
+        raise
+    except (ValueError, np.linalg.LinAlgError) as exc:
+        why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise CannotFit(f"{name} cannot be fitted to {n} objects: {why}") from exc
+
+
 class _PerK:
     """One fit per k, drawn in the order of k; the model's own predictor serves the
     stability and the prediction strength."""
@@ -65,7 +85,8 @@ class _PerK:
     strength_by_predictor = True
 
     def fit_all(self, X, ks, rng: np.random.Generator) -> dict[int, Fit]:
-        return {k: self.fit(X, k, rng) for k in ks}
+        with refusals(self.name, X.shape[0]):
+            return {k: self.fit(X, k, rng) for k in ks}
 
     def predict_all(self, fits: dict, X) -> dict[int, np.ndarray]:
         return {k: self.predict(f, X) for k, f in fits.items()}
@@ -263,7 +284,8 @@ class _Labels:
         sample = (np.arange(len(X)) if len(X) <= self.max_items else
                   np.sort(rng.choice(len(X), size=self.max_items, replace=False)))
         Xs = X[sample]
-        parts = self.partitions(Xs, ks, rng)
+        with refusals(self.name, len(Xs)):
+            parts = self.partitions(Xs, ks, rng)
         labels = ({k: np.asarray(v, dtype=np.intp) for k, v in parts.items()}
                   if len(sample) == len(X) else self.transfer(Xs, parts, X))
         return {k: Fit(k, Labelling(Xs, np.asarray(parts[k], dtype=np.intp)), labels[k])
@@ -336,7 +358,8 @@ class Spectral(_Labels):
     """Spectral clustering on the symmetrised ``n_neighbors``-nearest-neighbour graph
     (scikit-learn's ``SpectralClustering(affinity="nearest_neighbors")``): the normalised
     Laplacian's embedding (``spectral_embedding``) computed once with max(ks) eigenvectors,
-    the first k of them clustered by k-means (``n_init`` restarts) for each k."""
+    the first k of them clustered by k-means (``n_init`` restarts) for each k; a dense
+    eigensolver where there are no more objects than eigenvectors."""
 
     n_neighbors: int = 10
     n_init: int = 10
@@ -355,10 +378,14 @@ class Spectral(_Labels):
             return out
         graph = kneighbors_graph(X, n_neighbors=min(self.n_neighbors, len(X) - 1),
                                  include_self=True)
+        # ARPACK's sparse eigsh needs fewer eigenvectors than objects: from max(ks) ≥ n on,
+        # scikit-learn's small-graph path (the dense ``eigh`` behind its ``lobpcg`` solver)
+        solver = "lobpcg" if max(many) >= len(X) else None
         with warnings.catch_warnings():  # a graph of several components: expected here
             warnings.simplefilter("ignore", UserWarning)
             maps = spectral_embedding(0.5 * (graph + graph.T), n_components=max(many),
-                                      random_state=_seed(rng), drop_first=False)
+                                      eigen_solver=solver, random_state=_seed(rng),
+                                      drop_first=False)
         for k in many:
             labels = sklearn_kmeans.fit(maps[:, :k], k, self.n_init, _seed(rng))[1]
             out[k] = labels.astype(np.intp)

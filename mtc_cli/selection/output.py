@@ -10,7 +10,7 @@ import textwrap
 import numpy as np
 import pandas as pd
 
-from mtc_cli.selection import voting
+from mtc_cli.selection import auto, voting
 from mtc_cli.selection.catalog import CLUSTERING, CRITERIA, LABEL_CLUSTERING, MODELS, PREDICTORS
 
 
@@ -184,6 +184,8 @@ def auto_report(summary: pd.DataFrame, selections: dict, data, vote: pd.DataFram
     lines.append(table.to_string(index=False))
     lines += [f"Left out: {m}, which does not take these data: {why}"
               for m, why in (left or {}).items()]
+    lines += [f"Left out: {m}, whose stability is not defined here: {why}"
+              for m, why in auto.unranked(decision, stability_notes(summary)).items()]
     if best.empty:
         lines += ["", "No algorithm has a finite stability: no answer."]
     else:
@@ -224,9 +226,15 @@ def auto_json(summary: pd.DataFrame, selections: dict, data, vote: pd.DataFrame,
         "selections": {m: summary_json(summary[summary["model"] == m].drop(columns="model"),
                                        s, data, _own_vote(vote, m), run_dir)
                        for m, s in selections.items()},
-        "left_out": dict(left or {}),
+        "left_out": {**(left or {}), **auto.unranked(decision, stability_notes(summary))},
         "results": str(run_dir),
     }
+
+
+def stability_notes(summary: pd.DataFrame) -> dict:
+    """model → the note of its stability (``auto``'s summary, a ``model`` column first)."""
+    rows = summary[summary["criterion"] == "stability"]
+    return dict(zip(rows["model"], rows["note"], strict=True))
 
 
 def _own_vote(vote: pd.DataFrame, model: str) -> pd.DataFrame:

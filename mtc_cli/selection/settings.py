@@ -63,10 +63,10 @@ class Settings:
 
 
 def parse_range(text: str) -> tuple[int, int]:
-    """``"LO..HI"`` (or a single ``"K"``) → (LO, HI)."""
+    """``"LO..HI"`` → (LO, HI); a single ``"K"`` → (1, K), every k up to K."""
     lo, sep, hi = str(text).strip().partition("..")
     try:
-        lo_i, hi_i = int(lo), int(hi) if sep else int(lo)
+        lo_i, hi_i = (int(lo), int(hi)) if sep else (1, int(lo))
     except ValueError:
         raise MtcError(f"key 'k': expected a range LO..HI such as 1..10, got {text!r}") from None
     if not 1 <= lo_i <= hi_i:
@@ -96,6 +96,9 @@ def make_settings(model: str, k_range: tuple[int, int] | None, criteria, *, n: i
     lo, hi = default_range(model, n, d) if k_range is None else k_range
     if not 1 <= lo <= hi:
         raise MtcError(f"key 'k': expected 1 ≤ LO ≤ HI, got {lo}..{hi}")
+    if lo == hi:
+        raise MtcError(f"key 'k': the range {lo}..{hi} offers one k, there is nothing to "
+                       f"choose; give a range such as 1..{max(hi, 2)}")
     if hi > half:
         raise MtcError(f"key 'k': k = {hi} exceeds the {half} objects of each random half "
                        f"(n = {n}); offer at most {max(1, half)}")
@@ -145,12 +148,16 @@ def _check_gmm_memory(k: int, d: int, covariance_type: str) -> None:
 
 
 def check_data(X, model: str, name: str) -> None:
-    """The data against the model: dense for all but spherical k-means, 0/1 for roles, no
-    all-zero row for the cosine of spherical k-means, not every object identical, values
-    whose squared distances neither overflow nor underflow, and for GMMs variances at a
-    scale their regularisation fits."""
+    """The data against the model: two columns or more for a rank or roles, dense for all
+    but spherical k-means, 0/1 for roles, no all-zero row for the cosine of spherical
+    k-means, not every object identical, values whose squared distances neither overflow
+    nor underflow, and for GMMs variances at a scale their regularisation fits."""
     import scipy.sparse as sp
 
+    if model in ("svd", "boolean") and X.shape[1] < 2:
+        what = "rank" if model == "svd" else "number of roles"
+        raise MtcError(f"{name}: one column: its {what} is 1, there is nothing to select; to "
+                       "group the objects by it, use the model kmeans or gmm")
     if sp.issparse(X) and model != "spkmeans":
         raise MtcError(f"{name}: a sparse matrix cannot be given to model {model} "
                        "(use model spkmeans)")

@@ -16,7 +16,7 @@ from dataclasses import fields
 
 import numpy as np
 
-from mtc_cli.selection.catalog import CLUSTERING, CRITERIA
+from mtc_cli.selection.catalog import CLUSTERING, CRITERIA, GAP_RULES
 from mtc_cli.selection.settings import Settings
 
 #: β grid of the capacity: 31 points over six decades, then a bounded search between the
@@ -65,8 +65,18 @@ def settings_of(task: dict) -> Settings:
 def run_task(X, task: dict, rng: np.random.Generator, *, train_labels=None) -> list[dict]:
     """The rows of one task on the data X (dense array, or CSR for ``spkmeans``).
     ``train_labels``: one label per object, None where unlabelled (PAC-MDL only)."""
+    from mtc_cli.selection.fitting import CannotFit
+
     s = settings_of(task)
     family = task["family"]
+    try:
+        rows = _family_rows(X, s, family, rng, task["rep"], train_labels)
+    except CannotFit as exc:  # the model fails alone: its criteria NaN, with why
+        rows = not_computed(s, family, str(exc), task["rep"])
+    return [{"family": family, "rep": task["rep"], **r} for r in rows]
+
+
+def _family_rows(X, s: Settings, family: str, rng, rep: int, train_labels) -> list[dict]:
     if family == "split":
         if s.model in CLUSTERING:
             rows = _split_clustering(X, s, rng)
@@ -77,14 +87,24 @@ def run_task(X, task: dict, rng: np.random.Generator, *, train_labels=None) -> l
     elif family == "full":
         rows = _full(X, s, rng, train_labels)
     elif family == "gap":
-        rows = _gap(X, s, rng, task["rep"])
+        rows = _gap(X, s, rng, rep)
     elif family == "clest":
-        rows = _clest(X, s, rng, task["rep"])
+        rows = _clest(X, s, rng, rep)
     elif family == "bicross":
         rows = _bicross(X, s, rng)
     else:
         raise ValueError(f"unknown task family {family!r}")
-    return [{"family": family, "rep": task["rep"], **r} for r in rows]
+    return rows
+
+
+def not_computed(s: Settings, family: str, why: str, rep: int) -> list[dict]:
+    """NaN rows, each saying ``why``, for every criterion the task of ``family`` computes at
+    every k where it is defined (the gap statistic's three rules read one ``gap`` curve)."""
+    names = dict.fromkeys("gap" if c in GAP_RULES else c
+                          for c in s.criteria if CRITERIA[c].family == family)
+    extra = {"reference": int(rep > 0)} if family in ("gap", "clest") else {}
+    return [{"criterion": c, "k": k, **extra, "score": np.nan, "note": why}
+            for c in names for k in s.ks(c)]
 
 
 def _model(s: Settings):
@@ -418,9 +438,10 @@ def _gap(X, s: Settings, rng, rep: int) -> list[dict]:
 def _clest(X, s: Settings, rng, rep: int) -> list[dict]:
     """Clest's statistic t_k (median Fowlkes–Mallows agreement of the LDA prediction with the
     test set's own clustering over learning/test splits, Dudoit & Fridlyand 2002) of the data
-    (rep 0) or of one uniform reference set (rep ≥ 1). Where the data defeat the LDA (fewer
-    distinct points than clusters) the scores are NaN with a note: Clest fails alone."""
-    from mtc_cli.core.criteria.clest import agreement_statistic
+    (rep 0) or of one uniform reference set (rep ≥ 1). At k beyond what a split can hold
+    (:func:`~mtc_cli.core.criteria.clest.largest_k`), and where the data defeat the LDA or
+    the model, the scores are NaN with a note: Clest fails alone."""
+    from mtc_cli.core.criteria.clest import agreement_statistic, largest_k
     from mtc_cli.core.criteria.gap_statistic import uniform_box
     from mtc_cli.selection.fitting import clusterer
 
@@ -430,11 +451,15 @@ def _clest(X, s: Settings, rng, rep: int) -> list[dict]:
     ks = s.ks("clest")
     try:
         t = agreement_statistic(data, ks, clusterer(_model(s)), rng, n_splits=s.clest_splits)
-    except (ValueError, IndexError, np.linalg.LinAlgError) as exc:  # degenerate data
+    except (ValueError, np.linalg.LinAlgError) as exc:  # degenerate data
         why = f"not computed: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
         return [{"criterion": "clest", "k": k, "reference": int(rep > 0), "score": np.nan,
                  "note": why} for k in ks]
-    return [{"criterion": "clest", "k": k, "reference": int(rep > 0), "score": float(v)}
+    top = largest_k(len(data))
+    beyond = (f"not computed at k > {top}: a learning/test split of {len(data)} objects "
+              f"clusters at most {top} in its test set")
+    return [{"criterion": "clest", "k": k, "reference": int(rep > 0), "score": float(v),
+             **({"note": beyond} if k > top else {})}
             for k, v in zip(ks, t, strict=True)]
 
 

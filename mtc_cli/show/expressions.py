@@ -8,7 +8,7 @@ evaluated by walking a whitelist of node kinds — nothing is handed to ``eval``
   lists of constants ``[a, b]``;
 - arithmetic ``+ - * /``, unary ``-``; comparisons ``== != < <= > >=`` (chainable), ``in`` and
   ``not in`` a list; ``and``, ``or``, ``not``; parentheses;
-- the aggregates ``.mean() .median() .min() .max() .sum() .std() .all() .any()`` of a
+- the aggregates ``.mean() .median() .min() .max() .sum() .std() .all() .any() .nunique()`` of a
   column or expression (a number, compared with every row), and the function ``abs()``.
 
 No other name, attribute, call, subscript or construct is accepted: ``@name``, ``__class__``,
@@ -25,7 +25,7 @@ import pandas as pd
 
 from mtc_cli.core.errors import MtcError
 
-AGGREGATES = ("mean", "median", "min", "max", "sum", "std", "all", "any")
+AGGREGATES = ("mean", "median", "min", "max", "sum", "std", "all", "any", "nunique")
 FUNCTIONS = ("abs",)
 #: longest expression and deepest nesting accepted
 MAX_LENGTH = 2000

@@ -5,7 +5,8 @@ committed CSVs under ``results/`` — never typed.
   defined in ``docs/numbers/SCOPE.yaml`` or ``experiments/SCOPE/numbers.yaml``::
 
       max_loss_db:
-        file: svd_lenna/summary.csv       # under the results directory; a run.json is
+        file: svd_lenna/summary.csv       # under the results directory (or a TSV of tests/data
+                                          # as ../tests/data/NAME.tsv); a run.json is
                                           # one row (nested keys joined by _), or with
                                           # records: timing the rows of that list
         where: "sigma >= 20"              # optional: which rows (the targets' grammar)
@@ -114,10 +115,10 @@ class Renderer:
 
     @staticmethod
     def _read(path: Path, records: str | None, name: str) -> pd.DataFrame:
-        """A CSV, or a JSON file as one row (nested keys joined by ``_``) or, with
-        ``records``, as the rows of its list under that key."""
+        """A CSV (a TSV: tab-separated), or a JSON file as one row (nested keys joined by
+        ``_``) or, with ``records``, as the rows of its list under that key."""
         if path.suffix != ".json":
-            return pd.read_csv(path)
+            return pd.read_csv(path, sep="\t" if path.suffix == ".tsv" else ",")
         data = json.loads(path.read_text())
         if records is None:
             return pd.json_normalize(data, sep="_")

@@ -390,32 +390,38 @@ def test_sigterm_is_an_interruption_and_no_worker_outlives_the_run(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "mtc_cli.cli", "run", cfg, "-j", "2",
                              "--out", out], cwd=tmp_path, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 120
-    while len(list((out / "tasks").glob("*.json"))) < 2 and time.time() < deadline:
-        time.sleep(0.1)
+    assert _until(lambda: len(list((out / "tasks").glob("*.json"))) >= 2)
     children = _children(proc.pid)
     proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=120)
     assert proc.returncode == 143, err
     assert [line for line in err.splitlines() if line.startswith("mtc:")] == [
         "mtc: error: terminated (SIGTERM); finished tasks are cached, run the same command "
         "again to resume"]
     assert "Traceback" not in err
-    time.sleep(3)
-    assert not [c for c in children if _alive(c)]
-    # SIGKILL of the main process: its workers end within a few seconds
+    assert _until(lambda: not [c for c in children if _alive(c)])
+    # SIGKILL of the main process while its workers compute: they end on their own
+    done = len(list((out / "tasks").glob("*.json")))
     proc = subprocess.Popen([sys.executable, "-m", "mtc_cli.cli", "run", cfg, "-j", "2",
                              "--out", out], cwd=tmp_path, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
-    deadline = time.time() + 120
-    while len(_children(proc.pid)) < 2 and time.time() < deadline:
-        time.sleep(0.1)
-    time.sleep(2)
+    assert _until(lambda: len(_children(proc.pid)) >= 2
+                  and len(list((out / "tasks").glob("*.json"))) > done)
     children = _children(proc.pid)
     proc.kill()
     proc.wait()
-    time.sleep(4)
-    assert children and not [c for c in children if _alive(c)]
+    assert children and _until(lambda: not [c for c in children if _alive(c)])
+
+
+def _until(state, timeout: float = 120.0) -> bool:
+    """Whether ``state()`` holds within ``timeout`` seconds (polled): a test waits for a
+    state, not for a time, so that a loaded machine only makes it slower."""
+    deadline = time.time() + timeout
+    while not state():
+        if time.time() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
 
 
 def _children(pid: int) -> list[int]:

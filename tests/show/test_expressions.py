@@ -36,6 +36,8 @@ def test_aggregates_are_numbers():
     assert expressions.evaluate("score.mean()", TABLE) == pytest.approx(1.875)
     assert expressions.evaluate("k.max() - k.min()", TABLE) == 3
     assert bool(expressions.evaluate("ok.any()", TABLE)) is True
+    assert expressions.evaluate("name.nunique()", TABLE) == 3  # a, b, c
+    assert expressions.evaluate("(k >= 2).sum()", TABLE) == 3
 
 
 @pytest.mark.parametrize("text", [

@@ -66,6 +66,9 @@ def lda_predict(X_train, labels, X_test) -> np.ndarray:
     _, S, Vt = scipy.linalg.svd(np.sqrt(np.asarray(1.0 / n)) * (Xc / std),
                                 full_matrices=False)
     rank = np.sum((S > TOL).astype(np.int32))
+    if rank == 0:  # scikit-learn fails on an empty discriminant space with an IndexError
+        raise ValueError("every learning cluster is a single repeated point: linear "
+                         "discriminant analysis has no within-cluster variance to scale by")
     scalings = (Vt[:rank, :] / std).T / S[:rank]
     # between-class scaling: the weighted centres in the within-scaled space
     centres = ((np.sqrt((n * priors) * (1.0 / (k - 1)))) * (means - xbar).T).T @ scalings
@@ -89,20 +92,33 @@ def agreement_statistic(X: np.ndarray, ks, cluster: Callable, rng: np.random.Gen
                         predict: Callable = lda_predict) -> np.ndarray:
     """t_k = median over ``n_splits`` random learning/test splits of FM(C(test),
     φ(test)), C the clustering of the test set and φ the classifier trained on the
-    learning set's clustering (Dudoit & Fridlyand 2002, steps 1–2). Returns t_k per k."""
+    learning set's clustering (Dudoit & Fridlyand 2002, steps 1–2). Returns t_k per k, NaN
+    where k is beyond :func:`largest_k` of the splits."""
     ks = [int(k) for k in ks]
     n = len(X)
     n_learn = int(round(learn_fraction * n))
     if not 2 <= n_learn <= n - 2:
-        raise ValueError(f"learn_fraction {learn_fraction} leaves too few objects of {n}")
-    s = np.empty((n_splits, len(ks)))
+        raise ValueError(f"a learning/test split of {n} objects leaves fewer than 2 in one "
+                         "of its sets")
+    fit = [k for k in ks if k <= largest_k(n, learn_fraction)]
+    s = np.full((n_splits, len(ks)), np.nan)
     for b in range(n_splits):
         perm = rng.permutation(n)
         learn, test = X[perm[:n_learn]], X[perm[n_learn:]]
-        c_learn, c_test = cluster(learn, ks, rng), cluster(test, ks, rng)
+        if not fit:
+            continue
+        c_learn, c_test = cluster(learn, fit, rng), cluster(test, fit, rng)
         for j, k in enumerate(ks):
-            s[b, j] = fowlkes_mallows(c_test[k], predict(learn, c_learn[k], test))
+            if k in c_test:
+                s[b, j] = fowlkes_mallows(c_test[k], predict(learn, c_learn[k], test))
     return np.median(s, axis=0)
+
+
+def largest_k(n: int, learn_fraction: float = 2 / 3) -> int:
+    """The largest k a learning/test split of n objects can be clustered into: the test set
+    must hold k objects, and the LDA needs more learning objects than clusters."""
+    n_learn = int(round(learn_fraction * n))
+    return min(n - n_learn, n_learn - 1)
 
 
 def select(ks, d, p, *, p_max: float = 0.05, d_min: float = 0.05) -> int:

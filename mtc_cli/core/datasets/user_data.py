@@ -686,6 +686,7 @@ def _load_image(path: Path, patch: int, max_pixels: int) -> _Parts:
         try:
             with Image.open(path) as im:  # lazy: reads the header, not the pixels
                 (w0, h0), mode = im.size, im.mode
+                frames = getattr(im, "n_frames", 1)
             if w0 * h0 > max_pixels:
                 raise _err(path, f"image {w0}×{h0} has {w0 * h0:,} pixels, more than the limit "
                                  f"of {max_pixels:,} (max_pixels)")
@@ -706,6 +707,8 @@ def _load_image(path: Path, patch: int, max_pixels: int) -> _Parts:
     grey = "grey" if mode in _GREY_MODES else f"{mode} → grey (BT.601 luminance)"
     note = (f"image {w0}×{h0} {grey} → {n} patches of {patch}×{patch} (rows), "
             f"{h0 * w0 - h * w} pixels cropped")
+    if frames > 1:
+        note += f"; the first of its {frames} frames (an animation or a multi-page file)"
     return _Parts(images.to_patches(cropped, patch), "image",
                   [f"p{j}" for j in range(patch * patch)], notes=[note],
                   image={"shape": (h, w), "patch": patch})
