@@ -145,12 +145,16 @@ def _check_gmm_memory(k: int, d: int, covariance_type: str) -> None:
 
 
 def check_data(X, model: str, name: str) -> None:
-    """The data against the model: dense for all but spherical k-means, 0/1 for roles, no
-    all-zero row for the cosine of spherical k-means, not every object identical, values
+    """The data against the model: not every object identical (as the loader refuses them,
+    :func:`~mtc_cli.core.datasets.checks.check_not_constant`), dense for all but spherical
+    k-means, 0/1 for roles, no all-zero row for the cosine of spherical k-means, values
     whose squared distances neither overflow nor underflow, and for GMMs variances at a
     scale their regularisation fits."""
     import scipy.sparse as sp
 
+    from mtc_cli.core.datasets.checks import check_not_constant
+
+    check_not_constant(X, name)
     if sp.issparse(X) and model != "spkmeans":
         raise MtcError(f"{name}: a sparse matrix cannot be given to model {model} "
                        "(use model spkmeans)")
