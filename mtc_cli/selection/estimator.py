@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_consistent_length, validate_data
 
 from mtc_cli.core.errors import MtcError
 from mtc_cli.selection import auto, choice, engine, voting
@@ -19,6 +23,10 @@ class DataRefused(ValueError):
 class OrderSelector(BaseEstimator):
     """Choose the model order k with every criterion that applies to ``model`` and vote.
 
+    Parameters are checked at ``fit`` as scikit-learn does: a bad one is a ValueError naming
+    it; data the model does not take (e.g. every row identical) are a :class:`DataRefused`,
+    in the words of ``mtc select``.
+
     Parameters
     ----------
     model : {"gmm", "kmeans", "spkmeans", "ward", "average", "complete", "single", \
@@ -29,21 +37,24 @@ class OrderSelector(BaseEstimator):
         Boolean factorization (0/1 data). ``"auto"``: every algorithm of
         :data:`~mtc_cli.selection.catalog.AUTO_MODELS`, the one of lowest normalised
         stability chosen (:mod:`mtc_cli.selection.auto`) and its vote the answer.
-    k : range, (lo, hi) or "lo..hi"
-        Contiguous range of k; ``None``: 1..10 (svd: every rank up to 100), at most half
-        the objects.
+    k : int, (lo, hi), "lo..hi" or a contiguous range/list of ints
+        The k offered: an int K means 1..K, a tuple lo..hi (both included), a str as ``mtc
+        select --k`` ("K" alone: 1..K as well); ``None``: 1..10 (svd: every rank up to 100),
+        at most half the objects; a range of one k is refused (nothing to choose).
     criteria : "all" or list of str
         Names from :data:`mtc_cli.selection.CRITERIA`; "all": every one that applies.
     splits, references, clest_references, clest_splits, n_init, covariance_type,
     max_items : as the keys of ``mtc select`` (``configs/select_blobs.yaml``); ``n_init``
         None: the model's default (:data:`mtc_cli.selection.settings.N_INIT`).
-    random_state : int
-        Seed; each task's generator is spawned from it, the task and the matrix
-        (:mod:`mtc_cli.selection.engine`), as in ``mtc select --seed``: the same seed and
-        matrix give the same ``results_`` and ``labels_`` as ``mtc select`` on a file
-        holding X.
-    n_jobs : int
-        Worker processes for the tasks (joblib); the result does not depend on it.
+    random_state : int ≥ 0, None, numpy RandomState or Generator
+        An int is the seed; each task's generator is spawned from it, the task and the
+        matrix (:mod:`mtc_cli.selection.engine`), as in ``mtc select --seed``: the same seed
+        and matrix give the same ``results_`` and ``labels_`` as ``mtc select`` on a file
+        holding X. Otherwise a seed is drawn from it (None: numpy's global RandomState) at
+        each fit; ``random_state_`` keeps it, to repeat the fit.
+    n_jobs : int or None
+        Worker processes for the tasks (joblib; None: 1, -1: every core); the result does
+        not depend on it.
 
     Attributes
     ----------
@@ -51,7 +62,9 @@ class OrderSelector(BaseEstimator):
     ``tally_``: {k: votes cast}; ``summary_``: one row per criterion (chosen k, spread over
     splits, defined range, what it optimises); ``results_``: the tidy rows of every task;
     ``curves_``: each criterion's curve over k; ``labels_``: the clustering of X at ``k_``
-    (clustering models); ``true_k_``: distinct values of ``y`` if given (never used).
+    (clustering models); ``true_k_``: distinct values of ``y`` if given (never used);
+    ``random_state_``: the int seed of the fit; ``n_features_in_`` (and
+    ``feature_names_in_`` for a DataFrame): the columns of X.
     With ``model="auto"``: ``model_`` the winning algorithm, ``auto_`` the decision table
     (:func:`mtc_cli.selection.auto.decide`), ``selections_`` {algorithm: its fitted
     OrderSelector}, ``left_out_`` {algorithm: why it does not take X (its data check's
@@ -75,20 +88,31 @@ class OrderSelector(BaseEstimator):
         self.n_jobs = n_jobs
 
     def fit(self, X, y=None, *, train_labels=None):
-        """Compute every criterion on X (array, DataFrame or scipy sparse matrix).
+        """Compute every criterion on X (array, DataFrame or scipy sparse matrix); the
+        attributes of an earlier fit are dropped first.
 
         ``y``: known labels, only counted into ``true_k_``. ``train_labels``: one label
         per object (None/NaN: unlabelled) for the PAC-MDL bound (Banerjee & Langford)."""
-        from sklearn.utils.validation import check_array
-
-        if self.model == "auto":
-            return self._fit_auto(X, y, train_labels)
-        if self.model not in MODELS:
+        for name in [a for a in vars(self) if a.endswith("_") and not a.startswith("_")]:
+            delattr(self, name)
+        if self.model != "auto" and self.model not in MODELS:
             raise ValueError(f"model must be one of {', '.join(MODELS)}, auto; got "
                              f"{self.model!r}")
-        X = check_array(X, accept_sparse="csr" if self.model == "spkmeans" else False,
-                        dtype=np.float64, ensure_min_samples=2)
-        train = _train_labels(train_labels, X.shape[0])
+        if not (self.n_jobs is None or _is_int(self.n_jobs) and self.n_jobs != 0):
+            raise ValueError("n_jobs must be None (1), a positive int or a negative one (-1: "
+                             f"every core); got {self.n_jobs!r}")
+        self.random_state_ = _seed(self.random_state)
+        X = validate_data(self, X, accept_sparse="csr" if self.model == "spkmeans" else False,
+                          dtype=np.float64, ensure_min_samples=2)
+        for name, values in (("y", y), ("train_labels", train_labels)):
+            if values is not None:
+                try:
+                    check_consistent_length(X, values)
+                except (TypeError, ValueError) as exc:
+                    raise type(exc)(f"{name} must hold one entry per row of X: {exc}") from None
+        if self.model == "auto":
+            return self._fit_auto(X, y, train_labels)
+        train = _train_labels(train_labels)
         try:
             check_data(X, self.model, "X")
             settings = make_settings(
@@ -104,7 +128,7 @@ class OrderSelector(BaseEstimator):
             from mtc_cli.selection.fitting import unit_rows
 
             X = unit_rows(X)
-        seed = int(self.random_state)
+        seed = self.random_state_
         self.results_ = engine.run(X, settings, seed, train_labels=train, n_jobs=self.n_jobs)
         true_k = None if y is None else len(np.unique(np.asarray(y).astype(str)))
         self.summary_, self.curves_ = choice.summarize(
@@ -128,7 +152,7 @@ class OrderSelector(BaseEstimator):
     def _fit_auto(self, X, y, train_labels):
         """Every algorithm of ``AUTO_MODELS`` with this selector's settings, then the
         decision of :func:`mtc_cli.selection.auto.decide`; the winner's attributes."""
-        params = self.get_params()
+        params = {**self.get_params(), "random_state": self.random_state_}
         fitted, self.left_out_ = {}, {}
         for m in AUTO_MODELS:
             params["model"] = m
@@ -154,6 +178,11 @@ class OrderSelector(BaseEstimator):
                     setattr(self, name, getattr(fitted[best], name))
         return self
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = self.model == "spkmeans"  # the one model that takes CSR
+        return tags
+
     def plot(self, ax=None):
         """Every criterion's curve over k, normalised (1 = best), its choice circled."""
         from mtc_cli.selection.figure import draw_curves
@@ -166,25 +195,53 @@ class OrderSelector(BaseEstimator):
         return ax
 
 
-def _k_range(k):
+def _k_range(k) -> tuple[int, int] | None:
+    """``k`` as (lo, hi); a bad ``k`` is a ValueError (a parameter, not the data: auto stops
+    there rather than leaving an algorithm out)."""
     if k is None:
         return None
     if isinstance(k, str):
         try:
             return parse_range(k)
-        except MtcError as exc:  # a parameter, not the data: auto stops here, as for any k
-            raise ValueError(str(exc)) from None
-    values = sorted(int(v) for v in (range(k[0], k[1] + 1) if isinstance(k, tuple) else k))
-    if not values or values != list(range(values[0], values[-1] + 1)):
-        raise ValueError(f"k must be a contiguous range such as range(1, 11), got {k!r}")
-    return values[0], values[-1]
+        except MtcError:
+            pass
+    elif _is_int(k):
+        if k >= 1:
+            return 1, int(k)
+    elif isinstance(k, tuple):
+        if len(k) == 2 and all(map(_is_int, k)) and 1 <= k[0] <= k[1]:
+            return int(k[0]), int(k[1])
+    elif isinstance(k, range | list) or (isinstance(k, np.ndarray) and k.ndim == 1):
+        values = list(k)
+        if values and all(map(_is_int, values)):
+            values.sort()
+            if values[0] >= 1 and values == list(range(values[0], values[-1] + 1)):
+                return int(values[0]), int(values[-1])
+    raise ValueError(f"k must be an int K (1..K), (lo, hi), 'lo..hi' or a contiguous range "
+                     f"of ints such as range(1, 11), with 1 ≤ lo ≤ hi; got {k!r}")
 
 
-def _train_labels(labels, n: int):
+def _is_int(value) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _seed(random_state) -> int:
+    """``random_state`` as the int seed of the tasks: an int ≥ 0 as given, else one drawn
+    from a RandomState (None: numpy's global one) or a Generator."""
+    if _is_int(random_state) and random_state >= 0:
+        return int(random_state)
+    top = np.iinfo(np.int32).max
+    if random_state is None or isinstance(random_state, np.random.RandomState):
+        return int(check_random_state(random_state).randint(top))
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(top))
+    raise ValueError("random_state must be None, an int ≥ 0, a numpy RandomState or "
+                     f"Generator; got {random_state!r}")
+
+
+def _train_labels(labels):
     if labels is None:
         return None
     values = list(pd.Series(labels, dtype=object))
-    if len(values) != n:
-        raise ValueError(f"train_labels has {len(values)} entries for {n} objects")
     return np.array([None if pd.isna(v) else str(v) for v in values], dtype=object)
 

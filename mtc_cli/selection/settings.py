@@ -148,12 +148,16 @@ def _check_gmm_memory(k: int, d: int, covariance_type: str) -> None:
 
 
 def check_data(X, model: str, name: str) -> None:
-    """The data against the model: two columns or more for a rank or roles, dense for all
-    but spherical k-means, 0/1 for roles, no all-zero row for the cosine of spherical
-    k-means, not every object identical, values whose squared distances neither overflow
-    nor underflow, and for GMMs variances at a scale their regularisation fits."""
+    """The data against the model: not every object identical (as the loader refuses them,
+    :func:`~mtc_cli.core.datasets.checks.check_not_constant`), two columns or more for a
+    rank or roles, dense for all but spherical k-means, 0/1 for roles, no all-zero row for
+    the cosine of spherical k-means, values whose squared distances neither overflow nor
+    underflow, and for GMMs variances at a scale their regularisation fits."""
     import scipy.sparse as sp
 
+    from mtc_cli.core.datasets.checks import check_not_constant
+
+    check_not_constant(X, name)
     if model in ("svd", "boolean") and X.shape[1] < 2:
         what = "rank" if model == "svd" else "number of roles"
         raise MtcError(f"{name}: one column: its {what} is 1, there is nothing to select; to "

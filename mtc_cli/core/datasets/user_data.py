@@ -30,6 +30,7 @@ import scipy.sparse as sp
 from PIL import Image
 
 from mtc_cli.core.datasets import access_control, images
+from mtc_cli.core.datasets.checks import check_not_constant
 from mtc_cli.core.datasets.formats import FORMATS
 from mtc_cli.core.errors import MtcError, not_found
 
@@ -760,7 +761,7 @@ def _finish(path: Path, parts: _Parts, *, dropna: bool, standardize: bool) -> Us
     if X.shape[0] < 2:
         after = " after --dropna" if not keep.all() else ""
         raise _err(path, f"{X.shape[0]} data row(s){after}; need at least 2")
-    _check_not_constant(path, X)
+    check_not_constant(X, str(path))
     if standardize:
         X = _standardize(path, X, parts.names, parts.kind)
         notes.append(f"standardized each of the {X.shape[1]} feature columns to mean 0 and "
@@ -794,15 +795,6 @@ def _nonfinite_rows(X) -> tuple[np.ndarray, tuple[int, int] | None]:
         return rows, None
     r = int(np.argmax(rows))
     return rows, (r, int(np.argmax(bad[r])))
-
-
-def _check_not_constant(path: Path, X) -> None:
-    if sp.issparse(X):
-        same = (X.max(axis=0) != X.min(axis=0)).nnz == 0
-    else:
-        same = bool(np.all(X == X[0]))
-    if same:
-        raise _err(path, f"all {X.shape[0]} rows are identical: there is nothing to select")
 
 
 def _standardize(path: Path, X: np.ndarray, names: list[str], kind: str) -> np.ndarray:
