@@ -81,6 +81,12 @@ class OrderSelector(BaseEstimator):
         per object (None/NaN: unlabelled) for the PAC-MDL bound (Banerjee & Langford)."""
         from sklearn.utils.validation import check_array
 
+        from mtc_cli.core.datasets.user_data import label_like
+
+        for name, values in X.items() if isinstance(X, pd.DataFrame) else ():
+            if label_like(name, values):
+                raise DataRefused(f"column {name!r} of X looks like class labels, not a "
+                                  "feature: pass it as y, or drop it from X")
         if self.model == "auto":
             return self._fit_auto(X, y, train_labels)
         if self.model not in MODELS:
