@@ -68,7 +68,8 @@ class OrderSelector(BaseEstimator):
     With ``model="auto"``: ``model_`` the winning algorithm, ``auto_`` the decision table
     (:func:`mtc_cli.selection.auto.decide`), ``selections_`` {algorithm: its fitted
     OrderSelector}, ``left_out_`` {algorithm: why it does not take X (its data check's
-    :class:`DataRefused`)}, and the attributes above those of the winner.
+    :class:`DataRefused`) or has no finite stability (:func:`mtc_cli.selection.auto.unranked`;
+    it stays in ``selections_``)}, and the attributes above those of the winner.
     """
 
     def __init__(self, model="gmm", k=None, criteria="all", *, splits=10, references=10,
@@ -93,8 +94,14 @@ class OrderSelector(BaseEstimator):
 
         ``y``: known labels, only counted into ``true_k_``. ``train_labels``: one label
         per object (None/NaN: unlabelled) for the PAC-MDL bound (Banerjee & Langford)."""
+        from mtc_cli.core.datasets.user_data import label_like
+
         for name in [a for a in vars(self) if a.endswith("_") and not a.startswith("_")]:
             delattr(self, name)
+        for name, values in X.items() if isinstance(X, pd.DataFrame) else ():
+            if label_like(name, values):
+                raise DataRefused(f"column {name!r} of X looks like class labels, not a "
+                                  "feature: pass it as y, or drop it from X")
         if self.model != "auto" and self.model not in MODELS:
             raise ValueError(f"model must be one of {', '.join(MODELS)}, auto; got "
                              f"{self.model!r}")
@@ -169,6 +176,9 @@ class OrderSelector(BaseEstimator):
         self.auto_ = auto.decide(
             {m: auto.normalised_stability(f.results_) for m, f in fitted.items()},
             {m: np.nan if f.k_ is None else f.k_ for m, f in fitted.items()})
+        notes = {m: f.summary_.set_index("criterion")["note"].get("stability")
+                 for m, f in fitted.items()}
+        self.left_out_.update(auto.unranked(self.auto_, notes))
         best, _ = auto.winner(self.auto_)
         self.model_ = best
         if best is not None:

@@ -14,7 +14,7 @@ import scipy.io
 import scipy.sparse as sp
 from PIL import Image
 
-from mtc_cli.core.datasets.user_data import FORMATS, UserData, _standardize, load
+from mtc_cli.core.datasets.user_data import FORMATS, UserData, _standardize, label_like, load
 from mtc_cli.core.errors import MtcError
 
 
@@ -182,6 +182,31 @@ def test_row_number_columns_are_refused_other_integers_kept(tmp_path):
     assert load(ok, columns=["t", "x"]).feature_names == ["t", "x"]  # named by --columns
     assert load(ok, drop=["t"]).feature_names == ["x"]
     assert load(write(tmp_path / "two.csv", "t,x\n0,1.5\n1,2.5\n")).n_items == 2
+
+
+def test_label_columns_are_refused_as_features_unless_named(tmp_path):
+    """A column named like labels with at most 20 distinct integers is known classes; a float
+    or many-valued one, or one that ``--columns`` names, is a feature."""
+    f = write(tmp_path / "lab.csv", "x,y, Label \n1.5,2,0\n3,4.5,1\n2,1,1\n0.5,3,0\n")
+    with pytest.raises(MtcError, match="' Label '.*--label-column ' Label '.*--drop ' Label '"):
+        load(f)
+    assert list(load(f, label_column=" Label ").labels) == ["0", "1", "1", "0"]
+    assert load(f, drop=[" Label "]).feature_names == ["x", "y"]
+    assert load(f, columns=["x", " Label "]).feature_names == ["x", " Label "]
+    rng = np.random.default_rng(0)
+    pd.DataFrame({"x": rng.random(500), "target": rng.random(500),
+                  "cluster": np.arange(500) % 21 + 5}).to_csv(tmp_path / "f.csv", index=False)
+    assert load(tmp_path / "f.csv").feature_names == ["x", "target", "cluster"]
+
+
+@pytest.mark.parametrize("name, values, expected", [
+    ("label", [1, 2, 2, 3], True), (" CLASS ", [0.0, 1.0, np.nan], True),
+    ("species", ["a", "b"], True), ("target", [True, False], True),
+    ("labels", np.arange(20), True), ("category", np.arange(21), False),
+    ("target", [0.5, 1.0], False), ("labelled", [0, 1], False), ("x", [0, 1], False),
+])
+def test_label_like(name, values, expected):
+    assert label_like(name, values) is expected
 
 
 # --- arrays -------------------------------------------------------------------------------
@@ -393,6 +418,10 @@ BAD = {
                         ["no feature column left"]),
     "non-numeric": (_text("text.csv", IRIS), {},
                     ["'species'", "'known'", "--label-column", "--train-labels", "--drop"]),
+    "non-numeric label": (_text("text.csv", IRIS), {},
+                          ["'species'", "looks like one: --label-column species", "--drop"]),
+    "label column": (_text("lab.csv", "x,Label,y\n1.5,0,2\n3,1,5\n4,0,1\n"), {},
+                     ["'Label'", "class labels", "--label-column Label", "--drop Label"]),
     "non-numeric, many": (_text("wide.csv", WIDE), {},
                           ["'n1'", "'n5'", "…", "--drop"]),
     "nan": (_text("nan.csv", "a,b\n1,2\n3,\n4,nan\n5,6\n"), {},

@@ -70,7 +70,8 @@ def test_json_output_is_the_summary(cli, blobs, tmp_path):
 def test_default_run_directory_and_saved_config(cli, blobs, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     saved = tmp_path / "mine.yaml"
-    result = run(cli, blobs, "--k", "1..3", "--criteria", "bic", "--save-config", saved)
+    result = run(cli, blobs, "--label-column", "label", "--k", "1..3", "--criteria", "bic",
+                 "--save-config", saved)
     assert result.exit_code == 0, result.output
     assert (tmp_path / "results" / "select" / "blobs-gmm" / "summary.csv").is_file()
     rerun = cli("run", saved, "--out", tmp_path / "again")
@@ -83,8 +84,9 @@ def test_default_run_directory_and_saved_config(cli, blobs, tmp_path, monkeypatc
 @pytest.mark.reliability
 def test_saved_config_keeps_every_set_and_waits_for_the_run(cli, blobs, tmp_path):
     saved = tmp_path / "mine.yaml"
-    args = (blobs, "--k", "1..3", "--model", "kmeans", "--criteria", "gap,mtc", "--set",
-            "references=3", "--set", "seed=5", "--set", "n_init=2", "--splits", "2")
+    args = (blobs, "--label-column", "label", "--k", "1..3", "--model", "kmeans", "--criteria",
+            "gap,mtc", "--set", "references=3", "--set", "seed=5", "--set", "n_init=2",
+            "--splits", "2")
     result = run(cli, *args, "--out", tmp_path / "a", "--save-config", saved)
     assert result.exit_code == 0, result.output
     rerun = cli("run", saved, "--out", tmp_path / "b")
@@ -185,8 +187,9 @@ def test_bad_inputs_are_one_line_and_write_nothing(cli, blobs, tmp_path):
     const = tmp_path / "const.csv"
     const.write_text("a,b\n" + "1,2\n" * 10)
     assert "identical" in _bad(cli, tmp_path, const)
-    assert "--k" in _bad(cli, tmp_path, blobs, "--k", "1..60")
-    assert "--k" in _bad(cli, tmp_path, blobs, "--k", "5..2")
+    labelled = (blobs, "--label-column", "label")
+    assert "--k" in _bad(cli, tmp_path, *labelled, "--k", "1..60")
+    assert "--k" in _bad(cli, tmp_path, *labelled, "--k", "5..2")
     assert "--label-column" in _bad(cli, tmp_path, blobs, "--label-column", "nope")
     mtx = tmp_path / "m.mtx"
     scipy.io.mmwrite(mtx, sp.random(20, 10, density=0.3, random_state=0, format="csr"))
@@ -197,10 +200,27 @@ def test_bad_inputs_are_one_line_and_write_nothing(cli, blobs, tmp_path):
     big = tmp_path / "big.png"
     Image.new("L", (64, 64)).save(big)
     assert "pixels" in _bad(cli, tmp_path, big, "--set", "max_pixels=100")
-    assert "pac_mdl" in _bad(cli, tmp_path, blobs, "--criteria", "pac_mdl")
-    assert "bicross" in _bad(cli, tmp_path, blobs, "--criteria", "bicross")
-    assert "criteria" in _bad(cli, tmp_path, blobs, "--criteria", "nosuch")
+    assert "pac_mdl" in _bad(cli, tmp_path, *labelled, "--criteria", "pac_mdl")
+    assert "bicross" in _bad(cli, tmp_path, *labelled, "--criteria", "bicross")
+    assert "criteria" in _bad(cli, tmp_path, *labelled, "--criteria", "nosuch")
     assert "missing.csv" in _bad(cli, tmp_path, tmp_path / "missing.csv")
+
+
+def test_a_label_column_is_no_feature_unless_the_user_says_so(cli, tmp_path):
+    """An integer column named like labels is refused as a feature, in one line naming both
+    ways out; --label-column, --drop or --columns without it run."""
+    X, y = make_blobs(60, 2, centers=3, random_state=2)
+    path = tmp_path / "classes.csv"
+    pd.DataFrame(X, columns=["a", "b"]).assign(Label=y).to_csv(path, index=False)
+    line = _bad(cli, tmp_path, path, "--criteria", "bic")
+    for part in ("classes.csv", "'Label'", "--label-column Label", "--drop Label"):
+        assert part in line, (part, line)
+    for i, named in enumerate((["--label-column", "Label"], ["--drop", "Label"],
+                               ["--columns", "a,b"])):
+        result = run(cli, path, *named, "--k", "1..3", "--criteria", "bic",
+                     "--out", tmp_path / f"ok{i}")
+        assert result.exit_code == 0, result.output
+        assert "60 objects × 2 features" in result.output
 
 
 @pytest.mark.reliability
@@ -208,12 +228,13 @@ def test_out_refuses_a_folder_of_the_users_own_files(cli, blobs, tmp_path):
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "rows.csv").write_text("my own rows\n")
-    result = run(cli, blobs, "--k", "1..3", "--criteria", "bic", "--out", mine, *FAST)
+    result = run(cli, blobs, "--label-column", "label", "--k", "1..3", "--criteria", "bic",
+                 "--out", mine, *FAST)
     assert result.exit_code == 2 and "not a run directory of mtc" in result.stderr
     assert (mine / "rows.csv").read_text() == "my own rows\n"
     assert sorted(p.name for p in mine.iterdir()) == ["rows.csv"]
-    forced = run(cli, blobs, "--k", "1..3", "--criteria", "bic", "--out", mine, "--force",
-                 *FAST)
+    forced = run(cli, blobs, "--label-column", "label", "--k", "1..3", "--criteria", "bic",
+                 "--out", mine, "--force", *FAST)
     assert forced.exit_code == 0 and (mine / "config.json").is_file()
 
 
@@ -307,8 +328,8 @@ def test_parallel_select_leaves_no_thread_behind(cli, blobs, tmp_path):
     import ast
     import threading
 
-    result = run(cli, blobs, "--k", "1..3", "--model", "kmeans", "--criteria", "gap",
-                 "--out", tmp_path / "run", "-j", "2", *FAST)
+    result = run(cli, blobs, "--label-column", "label", "--k", "1..3", "--model", "kmeans",
+                 "--criteria", "gap", "--out", tmp_path / "run", "-j", "2", *FAST)
     assert result.exit_code == 0, result.output
     assert not [t for t in threading.enumerate() if t.name == "mtc-preload"]
     assert getattr(ast.parse, "mtc_serial", False)

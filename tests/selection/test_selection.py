@@ -14,6 +14,7 @@ from mtc_cli.core.criteria import gap_statistic
 from mtc_cli.core.criteria.kmeans_transfer import single_cluster_beta, soft_transfer_cost
 from mtc_cli.core.models import gmm
 from mtc_cli.selection import choice, voting
+from mtc_cli.selection.estimator import DataRefused
 from mtc_cli.selection.fitting import (
     Fit,
     Gmm,
@@ -179,6 +180,17 @@ def test_estimator_finds_the_blobs_and_follows_sklearn_conventions():
     pd.testing.assert_frame_equal(again.summary_.drop(columns="true_k"),
                                   est.summary_.drop(columns="true_k"))
     assert est.plot() is not None
+
+
+def test_estimator_refuses_a_label_column_of_a_frame():
+    X, y = make_blobs(40, 2, centers=2, random_state=3)
+    df = pd.DataFrame(X, columns=["a", "b"]).assign(**{"class": y})
+    for model in ("kmeans", "auto"):
+        with pytest.raises(DataRefused, match="'class'.*pass it as y, or drop it"):
+            OrderSelector(model=model, k=(1, 3)).fit(df)
+    est = OrderSelector(model="kmeans", k=(1, 3), criteria=["gap"], splits=2,
+                        references=2).fit(df.drop(columns="class"), df["class"])
+    assert est.true_k_ == 2
 
 
 def test_estimator_accepts_sparse_input_for_spherical_kmeans_only():

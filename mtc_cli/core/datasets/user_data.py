@@ -34,7 +34,7 @@ from mtc_cli.core.datasets.checks import check_not_constant
 from mtc_cli.core.datasets.formats import FORMATS
 from mtc_cli.core.errors import MtcError, not_found
 
-__all__ = ["FORMATS", "UserData", "load"]
+__all__ = ["FORMATS", "UserData", "label_like", "load"]
 
 #: file-name endings (lower case) → format; longer endings are matched first
 SUFFIXES = {
@@ -71,6 +71,9 @@ _SEPARATORS = {"\t": ("tab", "--format tsv"), ";": ("semicolon", "--sep ';'"),
                ",": ("comma", "--format csv")}
 #: names of row-number or ID columns (pandas names a headerless index column 'Unnamed: 0')
 _ID_NAME = re.compile(r"id|idx|index|row|row[ _]?(id|no|number)|unnamed: ?0", re.IGNORECASE)
+#: names of a column of known classes (see :func:`label_like`)
+_LABEL_NAME = re.compile(r"labels?|class|target|cluster|species|category", re.IGNORECASE)
+_MAX_CLASSES = 20  # the most distinct values a column of known classes holds
 _MIN_ID_RUN = 3  # rows from which a column running 0..n−1 or 1..n is taken for a row number
 _DEFLATE_RATIO = 1032  # deflate's largest compression ratio: bounds a .gz file's content
 
@@ -523,6 +526,7 @@ def _frame_parts(path: Path, df: pd.DataFrame, names: list[str], spec: _Spec,
     X = df[feats].to_numpy(dtype=np.float64, na_value=np.nan)
     if not spec.chosen:
         _check_ids(path, X, feats)
+        _check_labels(path, X, feats)
     parts = _Parts(X, "table", feats, notes=list(notes))
     if spec.label is not None:
         col = df[names[spec.label]]
@@ -543,8 +547,12 @@ def _check_numeric(path: Path, df: pd.DataFrame, positions: list[int]) -> None:
     col = df[text[0]]
     bad = np.flatnonzero(pd.to_numeric(col, errors="coerce").isna() & col.notna())
     example = f" ({col.iloc[bad[0]]!r} in data row {bad[0] + 1} of {text[0]!r})" if len(bad) else ""
+    labels = [str(c) for c in text if label_like(c, df[c])]
+    hint = (f" (column {labels[0]!r} looks like one: --label-column {shlex.quote(labels[0])})"
+            if labels else "")
     raise _err(path, f"non-numeric feature column(s) {_quoted(text)}{example}; name a label column "
-                     "with --label-column or --train-labels, or leave columns out with --drop")
+                     f"with --label-column or --train-labels{hint}, or leave columns out with "
+                     "--drop")
 
 
 def _check_ids(path: Path, X: np.ndarray, feats: list[str]) -> None:
@@ -565,6 +573,32 @@ def _check_ids(path: Path, X: np.ndarray, feats: list[str]) -> None:
         raise _err(path, f"column {name!r} looks like a row number or ID ({why}), not a "
                          f"feature; leave it out with --drop {shlex.quote(name)} (or name the "
                          "features with --columns)")
+
+
+def label_like(name, values) -> bool:
+    """Whether column ``name`` holding ``values`` is known classes rather than a feature:
+    named label(s), class, target, cluster, species or category (any case, spaces around
+    ignored) and holding at most 20 distinct values (missing ones aside), all integers or
+    all text."""
+    if not _LABEL_NAME.fullmatch(str(name).strip()):
+        return False
+    values = pd.Series(values).dropna()
+    distinct = values.unique()
+    if len(distinct) > _MAX_CLASSES:
+        return False
+    return not _numeric(values.dtype) or bool(np.all(distinct.astype(np.float64) % 1 == 0))
+
+
+def _check_labels(path: Path, X: np.ndarray, feats: list[str]) -> None:
+    """Refuse a column of known classes (:func:`label_like`) as a feature."""
+    for j, name in enumerate(feats):
+        if label_like(name, X[:, j]):
+            q = shlex.quote(name)
+            raise _err(path, f"column {name!r} looks like class labels (its name, "
+                             f"{pd.Series(X[:, j]).nunique()} distinct integer values), not a "
+                             f"feature; report it as the known classes with --label-column {q} "
+                             f"or leave it out with --drop {q} (or name the features with "
+                             "--columns)")
 
 
 def _valid_unicode(A: np.ndarray) -> bool:
