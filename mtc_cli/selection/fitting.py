@@ -334,7 +334,8 @@ LINKAGES = ("ward", "average", "complete", "single")
 class Agglomerative(_Labels):
     """Agglomerative clustering with ``linkage`` (Ward's minimum variance, average,
     complete or single linkage) on Euclidean distances: scipy's ``linkage`` (single linkage
-    by the minimum spanning tree), one tree cut at every k (``cut_tree``). Deterministic."""
+    by the minimum spanning tree), one tree cut at every k from its merge order
+    (:func:`mtc_cli.core.models.tree_cuts.cuts`). Deterministic."""
 
     linkage: str = "ward"
     max_items: int = 2000
@@ -344,13 +345,13 @@ class Agglomerative(_Labels):
         return self.linkage
 
     def partitions(self, X, ks, rng):
-        from scipy.cluster.hierarchy import cut_tree, linkage
+        from scipy.cluster.hierarchy import linkage
+
+        from mtc_cli.core.models.tree_cuts import cuts
 
         if len(X) < 2:
             return {k: np.zeros(len(X), dtype=np.intp) for k in ks}
-        tree = linkage(X, method=self.linkage)
-        cuts = cut_tree(tree, n_clusters=ks)
-        return {k: cuts[:, j].astype(np.intp) for j, k in enumerate(ks)}
+        return cuts(linkage(X, method=self.linkage), ks)
 
 
 @dataclass(frozen=True)

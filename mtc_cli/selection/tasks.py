@@ -4,8 +4,9 @@
 Shared work is done once per task: a ``split`` task fits both random halves X¹, X² for
 every k, and those fits serve the transfer cost, the approximation capacity, the stability
 and the prediction strength; the ``full`` task fits all objects once per k for BIC, AIC,
-the internal indices and the PAC-MDL bound; each ``gap`` and ``clest`` task is one data set
-(rep 0: the data, or a sample of ``max_items`` of it; rep ≥ 1: a uniform reference set);
+the internal indices, the PAC-MDL bound and the gap statistic's W_k of the data; each
+``gap`` task is one uniform reference set, each ``clest`` task one data set (rep 0: the
+data, or a sample of ``max_items`` of it; rep ≥ 1: a uniform reference set);
 ``bicross`` holds all row/column permutations. A task is a plain dict holding everything
 its result depends on (so that it can be hashed into a cache key) except the data.
 """
@@ -38,12 +39,14 @@ def plan(s: Settings) -> list[dict]:
     tasks = []
     for family in ("clest", "gap", "split", "bicross", "full"):
         criteria = [c for c in s.criteria if CRITERIA[c].family == family]
+        if family == "full":  # the data's own log W_k of the gap statistic: from its fits
+            criteria += [c for c in s.criteria if CRITERIA[c].family == "gap"]
         if not criteria:
             continue
         base = {"family": family, "model": s.model, "k_lo": s.k_lo, "k_hi": s.k_hi,
                 "criteria": criteria, **{k: getattr(s, k) for k in _FAMILY_KEYS[family]}}
-        if family == "gap":  # rep 0: the data; 1..B: reference sets
-            reps = range(s.references + 1)
+        if family == "gap":  # the B reference sets (the data's own W_k: the full task)
+            reps = range(1, s.references + 1)
         elif family == "clest":  # rep 0: the data; 1..B: reference sets
             reps = range(s.clest_references + 1)
         elif family == "split":
@@ -100,10 +103,12 @@ def _family_rows(X, s: Settings, family: str, rng, rep: int, train_labels) -> li
 def not_computed(s: Settings, family: str, why: str, rep: int) -> list[dict]:
     """NaN rows, each saying ``why``, for every criterion the task of ``family`` computes at
     every k where it is defined (the gap statistic's three rules read one ``gap`` curve)."""
-    names = dict.fromkeys("gap" if c in GAP_RULES else c
-                          for c in s.criteria if CRITERIA[c].family == family)
-    extra = {"reference": int(rep > 0)} if family in ("gap", "clest") else {}
-    return [{"criterion": c, "k": k, **extra, "score": np.nan, "note": why}
+    names = dict.fromkeys("gap" if c in GAP_RULES else c for c in s.criteria
+                          if CRITERIA[c].family == family
+                          or (family == "full" and CRITERIA[c].family == "gap"))
+    return [{"criterion": c, "k": k,
+             **({"reference": int(rep > 0)} if c in ("gap", "clest") else {}),
+             "score": np.nan, "note": why}
             for c in names for k in s.ks(c)]
 
 
@@ -274,7 +279,8 @@ def _full(X, s: Settings, rng, train_labels) -> list[dict]:
 def _full_clustering(X, s: Settings, rng, train_labels) -> list[dict]:
     """One fit of all objects per k: BIC and AIC (GMM), silhouette, Calinski–Harabasz and
     Davies–Bouldin of the partition, the classical indices of :func:`_partition_indices`,
-    and the PAC-MDL bound of the partition as a transductive classifier."""
+    the PAC-MDL bound of the partition as a transductive classifier, and the gap
+    statistic's log W_k of the data (:func:`_gap_of_data`)."""
     from mtc_cli.core.criteria import information, internal_indices
 
     model = _model(s)
@@ -283,7 +289,7 @@ def _full_clustering(X, s: Settings, rng, train_labels) -> list[dict]:
     fits = model.fit_all(X, ks, rng)
     n, d = X.shape
     seed = int(rng.integers(2**31 - 1))
-    rows = []
+    rows = _gap_of_data(X, s, fits, rng) if want & set(GAP_RULES) else []
     for k, f in fits.items():
         if {"bic", "aic"} & want:
             nll, p = model.negative_log_likelihood(f, X), model.n_parameters(k, d)
@@ -421,17 +427,35 @@ def reference_sample(X, max_items: int) -> np.ndarray:
 
 
 def _gap(X, s: Settings, rng, rep: int) -> list[dict]:
-    """log W_k of the data (rep 0) or log W*_k of one reference set drawn uniformly in the
-    data's bounding box (rep ≥ 1), clustered by the same model (Tibshirani et al. 2001)."""
-    from mtc_cli.core.criteria.gap_statistic import uniform_box, within_sum_of_squares
+    """log W*_k of reference set ``rep`` (≥ 1), drawn uniformly in the bounding box of the
+    data (or of its :func:`reference_sample`), clustered by the same model (Tibshirani et
+    al. 2001)."""
+    from mtc_cli.core.criteria.gap_statistic import uniform_box
+
+    data = uniform_box(X[reference_sample(X, s.max_items)], rng)
+    return _log_w(data, s, rng, reference=1)
+
+
+def _gap_of_data(X, s: Settings, fits: dict, rng) -> list[dict]:
+    """log W_k of the data: from the full task's fits of all objects (the same model on the
+    same objects) where no sample is drawn; above ``max_items`` objects, of the model
+    fitted anew on the :func:`reference_sample` its reference sets are drawn around."""
+    from mtc_cli.core.criteria.gap_statistic import within_sum_of_squares
+
+    if X.shape[0] > s.max_items:
+        return _log_w(X[reference_sample(X, s.max_items)], s, rng, reference=0)
+    return [{"criterion": "gap", "k": k, "reference": 0,
+             "score": float(np.log(within_sum_of_squares(X, fits[k].labels)))}
+            for k in s.ks("gap")]
+
+
+def _log_w(data, s: Settings, rng, *, reference: int) -> list[dict]:
+    from mtc_cli.core.criteria.gap_statistic import within_sum_of_squares
     from mtc_cli.selection.fitting import clusterer
 
-    data = X[reference_sample(X, s.max_items)]
-    if rep > 0:
-        data = uniform_box(data, rng)
     ks = s.ks("gap")
     labels = clusterer(_model(s))(data, ks, rng)
-    return [{"criterion": "gap", "k": k, "reference": int(rep > 0),
+    return [{"criterion": "gap", "k": k, "reference": reference,
              "score": float(np.log(within_sum_of_squares(data, labels[k])))} for k in ks]
 
 

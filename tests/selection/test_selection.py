@@ -133,9 +133,12 @@ def test_spherical_transfer_cost_by_hand():
 
 def test_plan_runs_only_what_the_criteria_need():
     s = make_settings("kmeans", (1, 5), ["mtc", "gap"], n=100, d=2, references=4, splits=3)
-    families = [t["family"] for t in plan(s)]
-    assert families.count("gap") == 5 and families.count("split") == 3  # data + 4 references
-    assert "full" not in families and "clest" not in families
+    tasks = plan(s)
+    families = [t["family"] for t in tasks]
+    # 4 reference sets; the data's own W_k from the one fit of all objects
+    assert families.count("gap") == 4 and families.count("split") == 3
+    assert families.count("full") == 1 and "clest" not in families
+    assert next(t for t in tasks if t["family"] == "full")["criteria"] == ["gap"]
 
 
 def test_reference_sets_work_on_a_fixed_sample_above_max_items():
