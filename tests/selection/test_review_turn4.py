@@ -2,8 +2,8 @@
 (``tests/data/bad-inputs-turn4.tsv``: 120 cases, verdicts recorded before the fixes of the
 trust issue on the new paths). Every case it found neither clean nor reasonable, and the
 reasonable ones the issue names, has a test, named in :data:`COVERED` (most here, end to end
-as a real ``mtc`` process; the Python API's in ``tests/selection/test_estimator.py``), and a
-test checks that the map is complete and that every test it names runs under
+as a real ``mtc`` process; the Python API's as the probe's scripts ran it), and a test
+checks that the map is complete and that every test it names runs under
 ``make test-reliability``.
 """
 
@@ -27,7 +27,6 @@ pytestmark = pytest.mark.reliability
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = ROOT / "tests" / "data" / "bad-inputs-turn4.tsv"
 HERE = "tests/selection/test_review_turn4.py"
-API = "tests/selection/test_estimator.py"
 #: the cases the issue names beside the table's unclean ones (all "reasonable")
 NAMED = {"O01_k_single_number", "O18_save_config_unwritable", "R09_fifo_no_writer",
          "R10_fifo_with_writer", "R11_dev_zero", "R12_dev_null", "R13_process_substitution",
@@ -50,14 +49,14 @@ COVERED = {
     "M01c_render_truncated_stability_csv":
         f"{HERE}::test_render_refuses_a_damaged_auto_run[stability_cut]",
     "M02_render_auto_csv_deleted": f"{HERE}::test_render_refuses_a_damaged_auto_run[auto_gone]",
-    "P10_random_state_none": f"{API}::test_random_state_draws_a_seed_kept_for_a_refit[None]",
+    "P10_random_state_none": f"{HERE}::test_a_drawn_random_state_fits_and_repeats[None]",
     "P11_random_state_RandomState":
-        f"{API}::test_random_state_draws_a_seed_kept_for_a_refit[RandomState]",
-    "P13b_k_int": f"{API}::test_k_as_an_int_is_the_range_up_to_it",
-    "P15_y_wrong_length": f"{API}::test_y_of_another_length_is_refused",
-    "P17_auto_identical_points": f"{API}::test_identical_rows_are_refused[auto]",
-    "P20_refit_stale_attributes": f"{API}::test_a_refit_replaces_every_fitted_attribute",
-    "P21_kmeans_identical_points": f"{API}::test_identical_rows_are_refused[kmeans]",
+        f"{HERE}::test_a_drawn_random_state_fits_and_repeats[RandomState]",
+    "P13b_k_int": f"{HERE}::test_k_as_an_int_is_the_range_up_to_it",
+    "P15_y_wrong_length": f"{HERE}::test_y_of_another_length_is_refused",
+    "P17_auto_identical_points": f"{HERE}::test_identical_rows_are_refused[auto]",
+    "P20_refit_stale_attributes": f"{HERE}::test_a_refit_keeps_nothing_of_the_fit_before",
+    "P21_kmeans_identical_points": f"{HERE}::test_identical_rows_are_refused[kmeans]",
     "P22_auto_on_20_points": f"{HERE}::test_order_selector_auto_answers_20_points",
     "O01_k_single_number": f"{HERE}::test_a_single_k_is_the_range_up_to_it",
     "O18_save_config_unwritable": f"{HERE}::test_an_unwritable_saved_config_is_refused_first",
@@ -325,3 +324,56 @@ def test_render_refuses_a_damaged_auto_run(auto_run, tmp_path, damage):
     line = refused(mtc("render", run, cwd=auto_run))
     assert why in line
     assert (run / "select.png").read_bytes() == figure
+
+
+# --- the Python API ------------------------------------------------------------------------------
+
+SMALL = {"splits": 2, "references": 2, "clest_references": 1, "clest_splits": 2}
+
+
+def small_selector(**params):
+    from mtc_cli import OrderSelector
+
+    return OrderSelector(**{"model": "kmeans", "k": (1, 3), **SMALL, **params})
+
+
+def api_blobs(n: int = 80):
+    return make_blobs(n, 2, centers=3, random_state=0)
+
+
+@pytest.mark.parametrize("kind", ["None", "RandomState"])
+def test_a_drawn_random_state_fits_and_repeats(kind):
+    X, _ = api_blobs()
+    state = None if kind == "None" else np.random.RandomState(0)
+    sel = small_selector(random_state=state).fit(X)
+    assert isinstance(sel.random_state_, int) and sel.k_ is not None
+    again = small_selector(random_state=sel.random_state_).fit(X)
+    pd.testing.assert_frame_equal(sel.results_, again.results_)
+
+
+def test_k_as_an_int_is_the_range_up_to_it():
+    X, _ = api_blobs()
+    sel = small_selector(k=3).fit(X)
+    assert (sel.settings_.k_lo, sel.settings_.k_hi) == (1, 3)
+
+
+def test_y_of_another_length_is_refused():
+    X, y = api_blobs()
+    with pytest.raises(ValueError, match=r"^y must hold one entry per row of X"):
+        small_selector().fit(X, y[:2])
+
+
+@pytest.mark.parametrize("model", ["auto", "kmeans"])
+def test_identical_rows_are_refused(model):
+    from mtc_cli.selection.estimator import DataRefused
+
+    with pytest.raises(DataRefused, match="all 40 rows are identical"):
+        small_selector(model=model).fit(np.ones((40, 2)))
+
+
+def test_a_refit_keeps_nothing_of_the_fit_before():
+    X, _ = api_blobs()
+    sel = small_selector().fit(X)
+    assert len(sel.labels_) == 80
+    sel.set_params(model="svd", k=(1, 2)).fit(X[:40])
+    assert not hasattr(sel, "labels_") and sel.settings_.model == "svd"
