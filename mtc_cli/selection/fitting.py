@@ -4,8 +4,8 @@ costs ε_ik, its natural predictor and its transfer cost as the MTC paper prescr
 - ``gmm`` — Gaussian mixture by EM (scikit-learn); ε_ik = −ln π_k N(x_i | μ_k, Σ_k); the
   predictor is the Bayes rule; the transfer cost is the negative log-likelihood of X²
   under the mixture of X¹ (eqs. 3 and 6 of Frank et al. 2011, Sect. 3);
-- ``kmeans`` — k-means (scikit-learn's ``KMeans``, through
-  :mod:`mtc_cli.core.models.sklearn_kmeans`); ε_ik = ‖x_i − μ_k‖²; the predictor is
+- ``kmeans`` — k-means (:mod:`mtc_cli.core.models.batched_kmeans` for small data,
+  scikit-learn's ``KMeans`` above it); ε_ik = ‖x_i − μ_k‖²; the predictor is
   the nearest centroid; the transfer cost uses the soft mapping of eq. 14 with
   β = 0.75 / R(s¹, X¹, 1) (Sect. 7) — the nearest-neighbour mapping (eq. 11) always
   selects the largest k offered and is not used;
@@ -42,7 +42,7 @@ import scipy.sparse as sp
 
 from mtc_cli.core.criteria import kmeans_transfer
 from mtc_cli.core.criteria.transfer_cost import soft_mapped_cost, transfer_cost
-from mtc_cli.core.models import clusterers, gmm, kmeans, sklearn_kmeans, text
+from mtc_cli.core.models import batched_kmeans, clusterers, gmm, kmeans, sklearn_kmeans, text
 
 
 @dataclass(frozen=True)
@@ -132,15 +132,28 @@ class Gmm(_PerK):
 
 @dataclass(frozen=True)
 class Kmeans(_PerK):
-    """k-means (scikit-learn ``KMeans``, k-means++ seeding, best of ``n_init`` runs:
-    :func:`mtc_cli.core.models.sklearn_kmeans.fit`)."""
+    """k-means (k-means++ seeding, best of ``n_init`` runs): every k of a data set in one
+    compiled call (:func:`mtc_cli.core.models.batched_kmeans.fit_all`) up to
+    :data:`~mtc_cli.core.models.batched_kmeans.SKLEARN_ABOVE` numbers, scikit-learn's
+    ``KMeans`` per k above (:func:`mtc_cli.core.models.sklearn_kmeans.fit`)."""
 
     n_init: int = 1
     beta_factor: float = 0.75
     name: str = "kmeans"
     metric: str = "euclidean"
 
+    def fit_all(self, X, ks, rng: np.random.Generator) -> dict[int, Fit]:
+        with refusals(self.name, X.shape[0]):
+            if X.size > batched_kmeans.SKLEARN_ABOVE:
+                return {k: self._fit_sklearn(X, k, rng) for k in ks}
+            fits = batched_kmeans.fit_all(X, ks, self.n_init, rng)
+            return {k: Fit(k, kmeans.KmeansSolution(fits[k][0], fits[k][1]), fits[k][1])
+                    for k in ks}
+
     def fit(self, X, k: int, rng: np.random.Generator) -> Fit:
+        return self.fit_all(X, [k], rng)[k]
+
+    def _fit_sklearn(self, X, k: int, rng: np.random.Generator) -> Fit:
         centroids, labels, _ = sklearn_kmeans.fit(X, k, self.n_init, _seed(rng))
         labels = labels.astype(np.intp)
         return Fit(k, kmeans.KmeansSolution(centroids, labels), labels)
@@ -359,7 +372,8 @@ class Spectral(_Labels):
     """Spectral clustering on the symmetrised ``n_neighbors``-nearest-neighbour graph
     (scikit-learn's ``SpectralClustering(affinity="nearest_neighbors")``): the normalised
     Laplacian's embedding (``spectral_embedding``) computed once with max(ks) eigenvectors,
-    the first k of them clustered by k-means (``n_init`` restarts) for each k; a dense
+    the first k of them clustered by k-means (``n_init`` restarts,
+    :func:`mtc_cli.core.models.batched_kmeans.fit`) for each k; a dense
     eigensolver where there are no more objects than eigenvectors."""
 
     n_neighbors: int = 10
@@ -387,9 +401,8 @@ class Spectral(_Labels):
             maps = spectral_embedding(0.5 * (graph + graph.T), n_components=max(many),
                                       eigen_solver=solver, random_state=_seed(rng),
                                       drop_first=False)
-        for k in many:
-            labels = sklearn_kmeans.fit(maps[:, :k], k, self.n_init, _seed(rng))[1]
-            out[k] = labels.astype(np.intp)
+        for k in many:  # k-means on the first k eigenvectors: one compiled call each
+            out[k] = batched_kmeans.fit(maps[:, :k], k, self.n_init, rng)[1]
         return {k: out[k] for k in ks}
 
 
