@@ -300,12 +300,6 @@ def select(data, model, k_range, criteria, label_column, train_labels, columns, 
     """
     import json
 
-    if jobs != 1 and backend == "loky" and shard is None:
-        from mtc_cli.run.pipeline import start_workers
-        from mtc_cli.run.workers import cores
-
-        start_workers(min(_jobs(jobs), cores()), ("experiments.select", "mtc_cli.selection.tasks",
-                             "sklearn.cluster", "sklearn.mixture"))
     raw = {"experiment": "select", "seed": seed, "data": str(data)}
     for key, value in (("model", model), ("k", k_range), ("label_column", label_column),
                        ("train_labels", train_labels), ("format", fmt), ("header", header),
@@ -322,6 +316,16 @@ def select(data, model, k_range, criteria, label_column, train_labels, columns, 
     cfg, run_dir = _select_config(raw, data, overrides, out)
     if save_config is not None:
         _check_writable(save_config, "--save-config")
+    if jobs != 1 and backend == "loky" and shard is None:
+        from mtc_cli.run.registry import get_experiment
+
+        if not get_experiment("select").small(cfg.params):  # else threads of this process
+            from mtc_cli.run.pipeline import start_workers
+            from mtc_cli.run.workers import cores
+
+            start_workers(min(_jobs(jobs), cores()), ("experiments.select",
+                                                      "mtc_cli.selection.tasks",
+                                                      "mtc_cli.selection.fitting"))
     outcome = _run(cfg, run_dir, jobs, force, backend, scheduler, cluster_file, shard)
     if save_config is not None:  # only for a run that was accepted and ran
         _save_select_config(save_config, raw, cfg, overrides)

@@ -28,7 +28,7 @@ class Select(SelectProtocol):
     #: imports scipy.signal and matplotlib, for the knee), imported by
     #: ``mtc_cli.run.pipeline.preload`` while the workers compute
     summary_modules = ("mtc_cli.selection.choice", "mtc_cli.core.criteria.clest", "kneed",
-                       "mtc_cli.selection.figure")
+                       "mtc_cli.selection.figure", "mtc_cli.show.plotting")
     tables_read_seed = True
 
 

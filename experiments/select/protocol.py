@@ -22,6 +22,9 @@ from mtc_cli.selection.settings import Settings, check_data, make_settings, pars
 
 #: the model a kind of input counts by default
 DEFAULT_MODEL = {"table": "gmm", "sparse": "spkmeans", "image": "svd", "boolean": "boolean"}
+#: the largest matrix (n × d numbers) whose selection runs on threads of the main process
+#: rather than in worker processes: measured, tests/benchmarks/bench_select.py
+THREADS_UP_TO = 2_000_000
 #: Params keys passed on to :class:`~mtc_cli.selection.settings.Settings` as they are
 OPTIONS = ("splits", "references", "clest_references", "clest_splits", "n_init",
            "covariance_type", "max_items", "n_random", "ps_threshold", "train_fraction",
@@ -212,6 +215,12 @@ class SelectProtocol(Experiment):
 
     def check(self, p: Params) -> None:
         selections(p)
+
+    def small(self, p: Params) -> bool:
+        """At most :data:`THREADS_UP_TO` numbers in the matrix: the tasks run on threads of
+        the main process (their fits compiled, the GIL released), not in worker processes."""
+        data = _read(*_data_key(p))
+        return data.n_items * data.n_features <= THREADS_UP_TO
 
     def task_bytes(self, p: Params) -> float:
         """The matrix, its halves and a few working copies of it (8 bytes a number), the

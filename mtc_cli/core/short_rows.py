@@ -23,7 +23,7 @@ __all__ = ["row_max", "row_sum", "shifted_by_max", "softmax"]
 _BLOCK = 128
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _pairwise(a, start, n):
     if n < 8:
         res = -0.0
@@ -55,7 +55,7 @@ def _pairwise(a, start, n):
     return _pairwise(a, start, n2) + _pairwise(a, start + n2, n - n2)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _row_sum(a, out):
     flat = a.ravel()
     n, k = a.shape
@@ -63,7 +63,7 @@ def _row_sum(a, out):
         out[i] = 0.0 + _pairwise(flat, i * k, k)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _row_max(a, out):
     n, k = a.shape
     for i in range(n):
@@ -77,7 +77,7 @@ def _row_max(a, out):
         out[i] = m
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _shifted_by_max(a, shifted, top, count):
     n, k = a.shape
     for i in range(n):

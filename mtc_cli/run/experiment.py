@@ -72,6 +72,11 @@ class Experiment:
     def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
         raise NotImplementedError
 
+    def small(self, params) -> bool:
+        """Whether the tasks are small enough to compute on threads of the main process
+        (``-j N``: N threads, no worker processes to start): False by default."""
+        return False
+
     def task_bytes(self, params) -> float:
         """About the memory a worker needs for one task beyond its imports (bytes): how many
         workers fit (:func:`mtc_cli.run.workers.count`); 0 where it is small."""

@@ -152,6 +152,7 @@ def run(cfg: Config, *, out: Path | None = None, jobs: int = 1, force: bool = Fa
         client_cm = dask_client(scheduler=scheduler, spec=spec, jobs=jobs)
     else:
         client_cm = contextlib.nullcontext()
+    threads = backend == "loky" and shard is None and exp.small(cfg.params)
     with client_cm, prepared(run_dir, cfg, force=force, shard=shard) as fresh:
         loading = None
         if jobs > 1 and shard is None:
@@ -159,7 +160,7 @@ def run(cfg: Config, *, out: Path | None = None, jobs: int = 1, force: bool = Fa
         try:
             stats = run_tasks(exp, tasks, cfg.seed, run_dir, jobs=jobs, force=force,
                               label=label, backend=backend, shard=shard,
-                              task_bytes=exp.task_bytes(cfg.params))
+                              task_bytes=exp.task_bytes(cfg.params), threads=threads)
         except BaseException:
             fresh.discard_if_empty()
             raise
@@ -167,8 +168,8 @@ def run(cfg: Config, *, out: Path | None = None, jobs: int = 1, force: bool = Fa
             if loading is not None:
                 loading.join()
         jobs = stats["jobs"]
-        stats.update(backend=backend if backend == "dask" or jobs > 1 else "sequential",
-                     wall=time.perf_counter() - start)
+        stats.update(backend=backend if backend == "dask" else "threads" if threads and jobs > 1
+                     else "loky" if jobs > 1 else "sequential", wall=time.perf_counter() - start)
         if shard is not None:
             return Outcome(run_dir, stats)
         return finish(cfg, exp, run_dir, stats, tasks)

@@ -25,7 +25,14 @@ from threadpoolctl import threadpool_info
 from mtc_cli.core.errors import MtcError
 from mtc_cli.core.files import atomic_write_text, file_sha256
 from mtc_cli.run import workers
-from mtc_cli.run.tasking import ROW_COLUMNS, compute, identity, plain, task_key
+from mtc_cli.run.tasking import (
+    ROW_COLUMNS,
+    compute,
+    identity,
+    plain,
+    task_key,
+    thread_warnings,
+)
 
 
 def _keep(record: dict, cache: Path, stamp: dict) -> None:
@@ -162,8 +169,9 @@ class Plan:
     def cache(self) -> Path:
         return self.run_dir / "tasks"
 
-    def calls(self):
-        return [delayed(compute)(self.experiment, self.tasks[i], self.keys[i], self.seed)
+    def calls(self, threaded: bool = False):
+        return [delayed(compute)(self.experiment, self.tasks[i], self.keys[i], self.seed,
+                                 threaded=threaded)
                 for i in self.todo]
 
     def stats(self) -> dict:
@@ -221,25 +229,32 @@ def plan_tasks(experiment, tasks: list[dict], seed: int, run_dir: Path, *,
 
 def run_tasks(experiment, tasks: list[dict], seed: int, run_dir: Path, *, jobs: int = 1,
               force: bool = False, label: str = "mtc", backend: str = "loky",
-              shard: tuple[int, int] | None = None, warn=None, task_bytes: float = 0.0) -> dict:
+              shard: tuple[int, int] | None = None, warn=None, task_bytes: float = 0.0,
+              threads: bool = False) -> dict:
     """Compute every task without a valid cache entry in ``run_dir/tasks``
     (:func:`plan_tasks`); return run statistics.
 
     ``backend`` is ``"loky"`` (local processes, ``jobs`` of them at most as
     :func:`mtc_cli.run.workers.settle` allows for tasks of about ``task_bytes`` each;
-    sequential in-process for one) or ``"dask"`` (joblib's dask backend: the caller has
-    opened a ``distributed.Client``). Each finished task is written to the cache as soon as
-    its result arrives.
+    sequential in-process for one; with ``threads``, threads of this process instead of
+    processes: no worker to start, for small tasks whose compiled kernels release the GIL)
+    or ``"dask"`` (joblib's dask backend: the caller has opened a ``distributed.Client``).
+    Each finished task is written to the cache as soon as its result arrives.
     """
     plan = plan_tasks(experiment, tasks, seed, run_dir, force=force, shard=shard, warn=warn)
     if backend == "loky" and jobs > 1:
-        jobs = workers.settle(jobs, len(plan.todo), task_bytes)
+        jobs = workers.settle(jobs, len(plan.todo), 0.0 if threads else task_bytes)
     progress = Progress(len(plan.mine), len(plan.mine) - len(plan.todo), label)
     try:
         if backend == "loky" and (jobs == 1 or len(plan.todo) <= 1):
             for i in plan.todo:
                 _keep(compute(experiment, tasks[i], plan.keys[i], seed), plan.cache, plan.stamp)
                 progress.update()
+        elif backend == "loky" and threads:
+            with thread_warnings():
+                for record in _parallel(plan.calls(threaded=True), jobs, "threading"):
+                    _keep(record, plan.cache, plan.stamp)
+                    progress.update()
         else:
             for record in _parallel(plan.calls(), jobs if backend == "loky" else -1, backend):
                 _keep(record, plan.cache, plan.stamp)

@@ -8,8 +8,10 @@ nor on task order, nor on which other sweep points exist.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import threading
 import time
 import warnings
 
@@ -57,7 +59,7 @@ def plain(obj):
     return str(obj)
 
 
-def compute(experiment, task: dict, key: str, seed: int) -> dict:
+def compute(experiment, task: dict, key: str, seed: int, *, threaded: bool = False) -> dict:
     """Run one task with one BLAS/OpenMP thread, joblib's sequential backend for any
     parallel call inside it and the allocator tuned for large temporaries
     (:mod:`mtc_cli.run.allocator`); return its rows and compute time.
@@ -65,11 +67,61 @@ def compute(experiment, task: dict, key: str, seed: int) -> dict:
     joblib's dask backend hands a task its own backend with all workers as the default for
     nested calls (loky's workers get the sequential one): scikit-learn's pairwise distances
     inside a silhouette then split into blocks across workers, and BLAS rounds products of
-    other shapes in other last bits. Sequential within a task, every backend computes alike."""
+    other shapes in other last bits. Sequential within a task, every backend computes alike.
+
+    ``threaded``: one of several threads of this process (inside
+    :func:`thread_warnings`, which holds BLAS at one thread for all of them): its warnings
+    are those its own thread issued, as ``catch_warnings`` cannot tell threads apart."""
     keep_freed_memory()
     start = time.perf_counter()
-    with threadpool_limits(limits=1), parallel_config(backend="sequential"), \
-            warnings.catch_warnings(record=True) as caught:
-        rows = experiment.run_task(task, task_rng(seed, key))
+    if threaded:
+        with parallel_config(backend="sequential"), _THREADS.recording() as caught:
+            rows = experiment.run_task(task, task_rng(seed, key))
+    else:
+        with threadpool_limits(limits=1), parallel_config(backend="sequential"), \
+                warnings.catch_warnings(record=True) as caught:
+            rows = experiment.run_task(task, task_rng(seed, key))
     return {"key": key, "task": task, "elapsed_s": time.perf_counter() - start, "rows": rows,
             "warnings": [(w.category, str(w.message), w.filename, w.lineno) for w in caught]}
+
+
+class _ThreadLogs:
+    """Warnings filed by the thread that issued them: while :meth:`active`, one
+    process-wide ``catch_warnings`` whose ``showwarning`` appends each warning to the log of
+    its thread's running task (:meth:`recording`); a warning of another thread is shown as
+    before."""
+
+    def __init__(self):
+        self.logs: dict[int, list] = {}
+
+    @contextlib.contextmanager
+    def active(self):
+        with warnings.catch_warnings(), threadpool_limits(limits=1):
+            shown = warnings.showwarning
+
+            def show(message, category, filename, lineno, file=None, line=None):
+                log = self.logs.get(threading.get_ident())
+                if log is None:
+                    return shown(message, category, filename, lineno, file, line)
+                log.append(warnings.WarningMessage(message, category, filename, lineno,
+                                                   file, line))
+
+            warnings.showwarning = show
+            yield
+
+    @contextlib.contextmanager
+    def recording(self):
+        log = self.logs[threading.get_ident()] = []
+        try:
+            yield log
+        finally:
+            del self.logs[threading.get_ident()]
+
+
+_THREADS = _ThreadLogs()
+
+
+def thread_warnings():
+    """The context of tasks computed on threads of this process (``compute(…,
+    threaded=True)``): one BLAS thread, and each warning filed under its task."""
+    return _THREADS.active()

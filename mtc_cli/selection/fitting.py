@@ -42,7 +42,7 @@ import scipy.sparse as sp
 
 from mtc_cli.core.criteria import kmeans_transfer
 from mtc_cli.core.criteria.transfer_cost import soft_mapped_cost, transfer_cost
-from mtc_cli.core.models import batched_kmeans, clusterers, gmm, kmeans, sklearn_kmeans, text
+from mtc_cli.core.models import batched_gmm, batched_kmeans, clusterers, gmm, kmeans
 
 
 @dataclass(frozen=True)
@@ -97,16 +97,36 @@ class _PerK:
 
 @dataclass(frozen=True)
 class Gmm(_PerK):
-    """Gaussian mixture with ``covariance_type`` covariances, best of ``n_init`` EM runs."""
+    """Gaussian mixture with ``covariance_type`` covariances, best of ``n_init`` EM runs,
+    each started from a k-means labelling (scikit-learn's ``init_params="kmeans"``). Full
+    covariances on at most :data:`~mtc_cli.core.models.batched_gmm.MAX_D` features: every
+    k in one compiled call (:func:`mtc_cli.core.models.batched_gmm.fit_all`, its starts
+    from :func:`mtc_cli.core.models.batched_kmeans.fit_all`); otherwise scikit-learn's EM
+    per k (:func:`mtc_cli.core.models.gmm.fit`)."""
 
     covariance_type: str = "full"
     n_init: int = 1
     name: str = "gmm"
     metric: str = "euclidean"
 
+    def fit_all(self, X, ks, rng: np.random.Generator) -> dict[int, Fit]:
+        with refusals(self.name, X.shape[0]):
+            if self.covariance_type != "full" or X.shape[1] > batched_gmm.MAX_D:
+                return {k: self._fit_sklearn(X, k, rng) for k in ks}
+            starts = [batched_kmeans.fit_all(X, ks, 1, rng) for _ in range(self.n_init)]
+            fits = batched_gmm.fit_all(X, {k: [s[k][1] for s in starts] for k in ks},
+                                       reg_covar=gmm.REG_COVAR, max_iter=gmm.MAX_ITER)
+            return {k: self._labelled(k, fits[k].solution, X) for k in ks}
+
     def fit(self, X, k: int, rng: np.random.Generator) -> Fit:
+        return self.fit_all(X, [k], rng)[k]
+
+    def _fit_sklearn(self, X, k: int, rng: np.random.Generator) -> Fit:
         sol = gmm.fit(X, k, covariance_type=self.covariance_type, n_init=self.n_init,
                       random_state=_seed(rng))
+        return self._labelled(k, sol, X)
+
+    def _labelled(self, k: int, sol, X) -> Fit:
         return Fit(k, sol, self.predict(Fit(k, sol, np.empty(0)), X))
 
     def costs(self, fit: Fit, X) -> np.ndarray:
@@ -154,6 +174,8 @@ class Kmeans(_PerK):
         return self.fit_all(X, [k], rng)[k]
 
     def _fit_sklearn(self, X, k: int, rng: np.random.Generator) -> Fit:
+        from mtc_cli.core.models import sklearn_kmeans  # scikit-learn: imported if needed
+
         centroids, labels, _ = sklearn_kmeans.fit(X, k, self.n_init, _seed(rng))
         labels = labels.astype(np.intp)
         return Fit(k, kmeans.KmeansSolution(centroids, labels), labels)
@@ -213,9 +235,11 @@ class SphericalKmeans(_PerK):
     metric: str = "cosine"
 
     def fit(self, X, k: int, rng: np.random.Generator) -> Fit:
+        from mtc_cli.core.models.text import spkmeans
+
         best = None
         for _ in range(self.n_init):
-            run = text.spkmeans(X, self.seeds(X, k, rng))
+            run = spkmeans(X, self.seeds(X, k, rng))
             if best is None or run.costs[-1] < best.costs[-1]:
                 best = run
         labels = best.labels.astype(np.intp)

@@ -20,8 +20,8 @@ import numpy as np
 from mtc_cli.selection.catalog import CLUSTERING, CRITERIA, GAP_RULES
 from mtc_cli.selection.settings import Settings
 
-#: β grid of the capacity: 31 points over six decades, then a bounded search between the
-#: neighbours of the best (the experiments of the wASC paper use 121)
+#: β grid of the capacity: 31 points over six decades, then finer grids between the
+#: neighbours of the best (the experiments of the wASC paper use 121 and a bounded search)
 CAPACITY_GRID = 31
 #: settings each family's result depends on (beside the model, k range and criteria)
 _FAMILY_KEYS = {
@@ -193,7 +193,8 @@ def _split_clustering(X, s: Settings, rng) -> list[dict]:
             rows.append({"criterion": "capacity", "k": k, "score": np.nan,
                          "note": capacity_note})
         elif "capacity" in want:
-            score = soft_capacity(A, B, f1, f2, model, mappings, n_grid=CAPACITY_GRID)
+            score = soft_capacity(A, B, f1, f2, model, mappings, n_grid=CAPACITY_GRID,
+                                  refine="grid")
             rows.append({"criterion": "capacity", "k": k, "score": score})
         if "stability" in want and k >= 2:
             d, base = stability.disagreement_and_baseline(f2.labels, predicted[k], k, rng,

@@ -80,8 +80,8 @@ def test_separated_noise_free_clusters_carry_log2_K_bits():
 
 
 @pytest.mark.xfail(strict=True, reason="a k-means tessellation of noise is reproducible and "
-                   "the expected cost of the mapped image keeps its cells: 1.18 bits at k = 3, "
-                   "1.83 at k = 4")
+                   "the expected cost of the mapped image keeps its cells: 0.84 bits at k = 2, "
+                   "1.69 at k = 4")
 def test_pure_noise_carries_no_information_at_any_k():
     """Uniform noise on the unit square: no structure to transmit. Tolerance 0.1 bit at
     every k: the upward bias of a maximum over β of a mean over 200 objects."""
@@ -98,11 +98,12 @@ SPLIT = "a split blob costs 1/4 bit and log k adds 0.32 bit: "
 
 @pytest.mark.parametrize("name", [
     pytest.param("kmeans", marks=pytest.mark.xfail(strict=True, reason=SPLIT + (
-        "2.00 bits at k = 4, 2.05 at k = 6, 2.05 at k = 7"))),
-    pytest.param("gmm", marks=pytest.mark.xfail(strict=True, reason=SPLIT + (
-        "2.00 bits at k = 4, 2.12 at k = 5")))])
+        "2.00 bits at k = 4, 2.06 at k = 5"))), "gmm"])
 def test_capacity_is_maximal_at_the_true_k_on_separated_blobs(name):
-    """K = 4 Gaussian blobs (σ = 1, 10 apart), halves of 150: argmax_k over k = 1..8."""
+    """K = 4 Gaussian blobs (σ = 1, 10 apart), halves of 150: argmax_k over k = 1..8.
+    Whether a fit beyond K splits a blob cleanly depends on its draws: with the GMM's fits
+    of mtc select before its compiled EM (other k-means starts) the GMM's capacity also
+    peaked beyond K (2.12 bits at k = 5); its present fits split none cleanly (1.80)."""
     rng = np.random.default_rng(4)
     X1, X2 = blobs(rng, 150, 1.0), blobs(rng, 150, 1.0)
     caps = curve(name, X1, X2, range(1, 9))

@@ -87,8 +87,8 @@ def test_capacity_costs_each_solution_on_its_own_half_and_averages_both_mappings
     assert not as_set(half1) & as_set(half2)
     forward, backward = alignment(A, B, "euclidean")
     c1, c2 = FakeModel._costs(3, A), FakeModel._costs(3, B)
-    one_way = capacity(forward @ c1, c2, n_grid=tasks.CAPACITY_GRID)[0]
-    other_way = capacity(backward @ c2, c1, n_grid=tasks.CAPACITY_GRID)[0]
+    one_way = capacity(forward @ c1, c2, n_grid=tasks.CAPACITY_GRID, refine="grid")[0]
+    other_way = capacity(backward @ c2, c1, n_grid=tasks.CAPACITY_GRID, refine="grid")[0]
     assert one_way != other_way
     assert rows[-1]["score"] == pytest.approx(0.5 * (one_way + other_way), abs=1e-12)
 

@@ -163,6 +163,9 @@ def test_the_coarse_capacity_grid_finds_the_same_maximum():
         c2 = ((x2[:, None] - centres[None]) ** 2).sum(-1)
         fine, coarse = capacity(c1, c2)[0], capacity(c1, c2, n_grid=CAPACITY_GRID)[0]
         assert coarse == pytest.approx(fine, abs=1e-4)
+        # the vectorised grid refinement that mtc select uses finds the same maximum
+        gridded = capacity(c1, c2, n_grid=CAPACITY_GRID, refine="grid")[0]
+        assert gridded == pytest.approx(coarse, abs=1e-6)
 
 
 def test_estimator_finds_the_blobs_and_follows_sklearn_conventions():
@@ -221,3 +224,17 @@ def test_spherical_seeds_spread_like_kmeans_plusplus():
         assert len(set(picks)) == 3 and set(groups[picks]) == {0, 1, 2}
     sparse = SphericalKmeans.seeds(sp.csr_matrix(X), 3, np.random.default_rng(0))
     assert (sparse == SphericalKmeans.seeds(X, 3, np.random.default_rng(0))).all()
+
+
+@pytest.mark.parametrize("n, d", [(50, 3), (1000, 10), (30, 1), (5, 8)])
+def test_the_projection_is_scikit_learns_pca(n, d):
+    """pca_2d's numpy SVD with svd_flip's signs: PCA(2, svd_solver="full")'s scores."""
+    from sklearn.decomposition import PCA
+
+    from mtc_cli.selection.figure import pca_2d
+
+    X = np.random.default_rng(n).normal(size=(n, d)) * np.linspace(0.5, 3, d)
+    expected = PCA(min(2, d), svd_solver="full").fit_transform(X)
+    got = pca_2d(X)
+    np.testing.assert_allclose(got[:, :expected.shape[1]], expected, rtol=1e-12, atol=1e-12)
+    assert got.shape == (n, 2)

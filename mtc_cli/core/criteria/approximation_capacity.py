@@ -91,13 +91,23 @@ def beta_grid(costs1, costs2, n_grid: int = 121) -> np.ndarray:
     return np.concatenate([[0.0], np.logspace(-2, 4, n_grid - 1) / float(np.median(excess))])
 
 
-def capacity(costs1, costs2, betas=None, *, n_grid: int = 121) -> tuple[float, float]:
+#: points of each round of the grid refinement of :func:`capacity` (``refine="grid"``), and
+#: its rounds: each narrows the bracket around the best point to 2/(REFINE_POINTS + 1) of it
+REFINE_POINTS, REFINE_ROUNDS = 15, 3
+
+
+def capacity(costs1, costs2, betas=None, *, n_grid: int = 121,
+             refine: str = "bounded") -> tuple[float, float]:
     """Approximation capacity, eq. 9 of Buhmann et al. 2011: max_β I_β (eq. 13), in bits.
 
     Returns (max I_β, its β). ``betas`` is the grid searched (default :func:`beta_grid`
-    of ``n_grid`` points); with the default grid the maximum is then refined by a bounded
-    scalar search in log β between the neighbours of the best grid point. If no β > 0
-    beats I_0 = 0 (e.g. all costs of an object equal), the capacity is 0 at β = 0.
+    of ``n_grid`` points); with the default grid the maximum is then refined in log β
+    between the neighbours of the best grid point: by a bounded scalar search (``refine=
+    "bounded"``, scipy's, to 1e-4 in log β), or by :data:`REFINE_ROUNDS` rounds of a grid
+    of :data:`REFINE_POINTS` (``"grid"``: one vectorised evaluation of eq. 13 per round
+    instead of about nine scalar ones; the bracket, 0.4 decades on a 31-point grid,
+    narrows to 8·10⁻⁴ of a decade). If no β > 0 beats I_0 = 0 (e.g. all costs of an object
+    equal), the capacity is 0 at β = 0.
     """
     auto = betas is None
     grid = (beta_grid(costs1, costs2, n_grid) if auto
@@ -105,12 +115,23 @@ def capacity(costs1, costs2, betas=None, *, n_grid: int = 121) -> tuple[float, f
     values = mutual_information(costs1, costs2, grid)
     j = int(np.argmax(values))
     best, best_beta = float(values[j]), float(grid[j])
-    if auto and 0 < j < len(grid) - 1 and grid[j - 1] > 0:
-        res = minimize_scalar(lambda lb: -mutual_information(costs1, costs2, np.exp(lb)),
-                              bounds=(np.log(grid[j - 1]), np.log(grid[j + 1])),
-                              method="bounded", options={"xatol": 1e-4})
-        if -res.fun > best:
-            best, best_beta = float(-res.fun), float(np.exp(res.x))
+    if not (auto and 0 < j < len(grid) - 1 and grid[j - 1] > 0):
+        return best, best_beta
+    lo, hi = np.log(grid[j - 1]), np.log(grid[j + 1])
+    if refine == "grid":
+        for _ in range(REFINE_ROUNDS):
+            points = np.linspace(lo, hi, REFINE_POINTS + 2)[1:-1]
+            values = mutual_information(costs1, costs2, np.exp(points))
+            i = int(np.argmax(values))
+            if values[i] > best:
+                best, best_beta = float(values[i]), float(np.exp(points[i]))
+            step = points[1] - points[0]
+            lo, hi = points[i] - step, points[i] + step
+        return best, best_beta
+    res = minimize_scalar(lambda lb: -mutual_information(costs1, costs2, np.exp(lb)),
+                          bounds=(lo, hi), method="bounded", options={"xatol": 1e-4})
+    if -res.fun > best:
+        best, best_beta = float(-res.fun), float(np.exp(res.x))
     return best, best_beta
 
 

@@ -49,7 +49,6 @@ import warnings
 
 import numba
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
 
 __all__ = ["MAX_ITER", "SKLEARN_ABOVE", "TOL", "fit", "fit_all"]
 
@@ -99,6 +98,8 @@ def fit_all(X, ks, n_init: int, rng: np.random.Generator
     for i, k in enumerate(ks):
         found = len(np.unique(labels[i]))
         if found < k:
+            from sklearn.exceptions import ConvergenceWarning  # scikit-learn only here
+
             warnings.warn(f"Number of distinct clusters ({found}) found smaller than "
                           f"n_clusters ({k}). Possibly due to duplicate points in X.",
                           ConvergenceWarning, stacklevel=2)

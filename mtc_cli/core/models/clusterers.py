@@ -265,10 +265,10 @@ def agglomerate(D: np.ndarray, ks) -> dict[int, np.ndarray]:
     return dict(zip(ks[::-1], snapshots, strict=True))
 
 
-_merge_cost = numba.njit(cache=True)(merge_cost)
+_merge_cost = numba.njit(cache=True, nogil=True)(merge_cost)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _merges(S, ks_down):
     """The merges of :func:`agglomerate` on S = a copy of D (updated in place) from n
     singletons down to ``ks_down[-1]`` clusters; returns the labels 0..k−1 (clusters

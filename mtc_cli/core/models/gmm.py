@@ -14,6 +14,8 @@ COVARIANCE_TYPES = ("full", "tied", "diag", "spherical")
 #: what EM adds to every variance (scikit-learn's default): keeps a component on fewer
 #: points than dimensions fittable, at the scale of data whose variances are near 1
 REG_COVAR = 1e-6
+#: EM iterations at most (scikit-learn's default is 100)
+MAX_ITER = 500
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,7 @@ def fit(X: np.ndarray, k: int, *, covariance_type: str = "full", n_init: int = 3
 
     gm = BatchedGaussianMixture(n_components=k, covariance_type=covariance_type,
                                 n_init=n_init, random_state=random_state,
-                                reg_covar=reg_covar, max_iter=500)
+                                reg_covar=reg_covar, max_iter=MAX_ITER)
     gm.fit(X)
     return GmmSolution(gm.weights_.copy(), gm.means_.copy(),
                        _covariances(gm.covariances_, covariance_type, k, X.shape[1]),

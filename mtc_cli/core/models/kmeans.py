@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.cluster import KMeans
 
 
 @dataclass(frozen=True)
@@ -28,6 +27,8 @@ class KmeansSolution:
 def fit(X: np.ndarray, k: int, *, n_init: int = 10, random_state: int = 0) -> KmeansSolution:
     """Lloyd's algorithm with k-means++ seeding and ``n_init`` restarts (scikit-learn);
     the restart of lowest cost is kept."""
+    from sklearn.cluster import KMeans  # here: importing scikit-learn takes a second
+
     X = np.asarray(X, dtype=np.float64)
     km = KMeans(n_clusters=k, n_init=n_init, random_state=random_state).fit(X)
     return KmeansSolution(km.cluster_centers_.copy(), km.labels_.astype(np.intp))
