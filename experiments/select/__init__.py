@@ -24,10 +24,9 @@ class Select(SelectProtocol):
     report = derived.report
     summary_json = derived.summary_json
     plot = figures.plot
-    #: what the summary and the figure import (scikit-learn through Clest; kneed, which
-    #: imports scipy.signal and matplotlib, for the knee), imported by
-    #: ``mtc_cli.run.pipeline.preload`` while the workers compute
-    summary_modules = ("mtc_cli.selection.choice", "mtc_cli.core.criteria.clest", "kneed",
+    #: what the summary and the figure import (matplotlib), imported by
+    #: ``mtc_cli.run.pipeline.preload`` while the tasks are computed
+    summary_modules = ("mtc_cli.selection.choice", "mtc_cli.core.criteria.clest",
                        "mtc_cli.selection.figure", "mtc_cli.show.plotting")
     tables_read_seed = True
 

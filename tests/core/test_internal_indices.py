@@ -56,10 +56,10 @@ def blobs(rng, n):
 def test_silhouette_subsampling_is_deterministic_and_full_when_small():
     rng = np.random.default_rng(0)
     X, labels = blobs(rng, 300)
-    full = silhouette_score(X, labels)
+    full = ii.silhouette(X, labels)
+    assert full == pytest.approx(silhouette_score(X, labels), rel=1e-14)
     # n ≤ max_items: the exact value, whatever the random_state
     assert ii.silhouette(X, labels, max_items=300, random_state=7) == full
-    assert ii.silhouette(X, labels) == full
     # n > max_items: an estimate on 100 objects, repeatable for a fixed random_state
     a = ii.silhouette(X, labels, max_items=100, random_state=1)
     assert a == ii.silhouette(X, labels, max_items=100, random_state=1)
@@ -92,3 +92,33 @@ def test_label_checks(index):
         index(LINE, [0, 1, 2, 3])  # k = n
     with pytest.raises(ValueError, match="labels for 4 objects"):
         index(LINE, [0, 1, 1])
+
+
+def test_the_three_indices_are_scikit_learns_within_rounding():
+    """Our numpy silhouette (with scikit-learn's subsample), Caliński–Harabasz and
+    Davies–Bouldin against ``sklearn.metrics`` on 200 random labelled sets, with ties and
+    duplicates (rounded data), singletons and subsamples; the same refusals."""
+    from sklearn import metrics
+
+    rng = np.random.default_rng(0)
+    for t in range(200):
+        n, d = int(rng.integers(5, 300)), int(rng.integers(1, 12))
+        X = rng.normal(size=(n, d))
+        X = np.round(X) if t % 3 == 0 else X
+        labels = rng.integers(0, int(rng.integers(2, min(n - 1, 10) + 1)), n)
+        if not 2 <= len(np.unique(labels)) < n:
+            continue
+        m = int(rng.integers(3, n + 5))
+        try:
+            expected = metrics.silhouette_score(X, labels, sample_size=m if n > m else None,
+                                                random_state=7)
+        except ValueError:
+            with pytest.raises(ValueError):
+                ii.silhouette(X, labels, max_items=m, random_state=7)
+        else:
+            got = ii.silhouette(X, labels, max_items=m, random_state=7)
+            assert got == pytest.approx(expected, rel=1e-12, abs=1e-14)
+        assert ii.calinski_harabasz(X, labels) == pytest.approx(
+            metrics.calinski_harabasz_score(X, labels), rel=1e-12)
+        assert ii.davies_bouldin(X, labels) == pytest.approx(
+            metrics.davies_bouldin_score(X, labels), rel=1e-12)

@@ -11,7 +11,6 @@ objects (row i of both belongs to the same object) and a β grid.
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import minimize_scalar
 from scipy.special import softmax
 
 from mtc_cli.core.logsumexp import logsumexp
@@ -128,6 +127,8 @@ def capacity(costs1, costs2, betas=None, *, n_grid: int = 121,
             step = points[1] - points[0]
             lo, hi = points[i] - step, points[i] + step
         return best, best_beta
+    from scipy.optimize import minimize_scalar  # a quarter of a second to import
+
     res = minimize_scalar(lambda lb: -mutual_information(costs1, costs2, np.exp(lb)),
                           bounds=(lo, hi), method="bounded", options={"xatol": 1e-4})
     if -res.fun > best:

@@ -4,7 +4,7 @@ the numerics, so that the command line can list the criteria without importing n
 
 #: name → (k_min, needs_next, optimises, source), in the order of the criteria table
 TABLE = {
-    "knee": (1, False, "knee of W(k) by Kneedle (kneed)", "Satopää et al. 2011"),
+    "knee": (1, False, "knee of W(k) by Kneedle", "Satopää et al. 2011"),
     "hartigan": (1, True, "smallest k with H(k) ≤ 10", "Hartigan 1975"),
     "krzanowski_lai": (2, True, "max KL(k)", "Krzanowski & Lai 1988"),
     "ratkowsky_lance": (2, False, "max mean_j √(BGSS_j/TSS_j) / √k",

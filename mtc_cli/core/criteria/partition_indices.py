@@ -144,18 +144,45 @@ def _first(ks, values, accept) -> float:
 
 def choose_knee(ks, values) -> float:
     """The knee of the convex, decreasing curve W(k) by Kneedle (Satopää, Albrecht, Irwin &
-    Raghavan 2011, ICDCS Workshops 166–171), ``kneed.KneeLocator`` with its defaults
-    (S = 1, no smoothing), over the k with a W value. nan when kneed finds no knee (its
+    Raghavan 2011, ICDCS Workshops 166–171) as ``kneed.KneeLocator(curve="convex",
+    direction="decreasing")`` finds it with its defaults (S = 1, no smoothing, the first
+    knee), over the k with a W value (:func:`kneedle`). nan when there is no knee (the
     difference curve never drops below the threshold after a local maximum, e.g. on a
     straight line), and when fewer than three values or a constant W leave no curve."""
     ks, values = _sorted(ks, values)
     ok = ~np.isnan(values)
     if ok.sum() < 3 or np.ptp(values[ok]) == 0:
         return np.nan
-    from kneed import KneeLocator  # imported here: it takes most of a second
+    return kneedle(ks[ok].astype(float), values[ok].astype(float))
 
-    knee = KneeLocator(ks[ok], values[ok], curve="convex", direction="decreasing").knee
-    return np.nan if knee is None else float(knee)
+
+def kneedle(x: np.ndarray, y: np.ndarray, sensitivity: float = 1.0) -> float:
+    """Kneedle's knee of a convex decreasing curve y(x), x increasing: both normalised to
+    [0, 1], the difference curve D = (1 − ŷ) − x̂, its local maxima and minima (``>=`` and
+    ``<=`` both neighbours, an end compared with its one neighbour); from the first
+    maximum on, a maximum sets the threshold D_max − S·mean(Δx̂) and a minimum disarms it;
+    the knee is the x of the last maximum when the next D falls below an armed threshold
+    (nan if it never does). The steps of ``kneed.KneeLocator``'s ``find_knee`` (kneed
+    0.9, whose result a test compares; written out here because importing kneed, through
+    scipy.signal and scipy.stats, takes over half a second of each ``mtc select``)."""
+    xn = (x - x.min()) / (x.max() - x.min())
+    yn = (y - y.min()) / (y.max() - y.min())
+    d = (yn.max() - yn) - xn
+    before, after = np.r_[d[:1], d[:-1]], np.r_[d[1:], d[-1:]]
+    maxima = (d >= before) & (d >= after)
+    minima = (d <= before) & (d <= after)
+    if not maxima.any():
+        return np.nan
+    step = sensitivity * np.abs(np.diff(xn).mean())
+    armed, threshold, at = True, 0.0, 0
+    for i in range(int(np.argmax(maxima)), len(d) - 1):
+        if maxima[i]:
+            armed, threshold, at = True, d[i] - step, i
+        if minima[i]:
+            armed, threshold = False, 0.0
+        if armed and d[i + 1] < threshold:
+            return float(x[at])
+    return np.nan
 
 
 def choose_hartigan(ks, values) -> float:
@@ -335,7 +362,7 @@ def beale_values(X, partitions, rng=None, max_items=2000) -> dict[int, float]:
     partition k and pair of partition k + 1 as :func:`duda_hart_values`. NbClust's code
     puts the −1 inside the product, (n_M − 1)/(n_M − 2) · (2^{2/p} − 1), a denominator
     1/(n_M − 2) smaller. NaN when n_M ≤ 2."""
-    from scipy import stats
+    from scipy.special import fdtrc
 
     X = np.asarray(X, dtype=np.float64)
     p = X.shape[1]
@@ -346,7 +373,7 @@ def beale_values(X, partitions, rng=None, max_items=2000) -> dict[int, float]:
             return np.nan
         w_m, n_m, w_kl = split
         f = _ratio(w_m - w_kl, w_kl) / ((n_m - 1) / (n_m - 2) * 2 ** (2 / p) - 1)
-        return float(stats.f.sf(f, p, (n_m - 2) * p))
+        return float(fdtrc(p, (n_m - 2) * p, f))  # scipy.stats.f.sf's own function
 
     return {k: p_value(k) for k in sorted(partitions) if k + 1 in partitions}
 
