@@ -29,7 +29,7 @@ THREADS_UP_TO = 2_000_000
 OPTIONS = ("splits", "references", "clest_references", "clest_splits", "n_init",
            "covariance_type", "max_items", "n_random", "ps_threshold", "train_fraction",
            "holdout", "permutations", "max_assignments", "coverage", "increment_tol",
-           "beta_factor")
+           "beta_factor", "hdbscan_min_cluster_size")
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,9 @@ class Params:
                                  min=0.0)
     beta_factor: float = param(0.75, help="kmeans/spkmeans MTC: β = factor / R(s¹, X¹, 1)",
                                min=0.0)
+    hdbscan_min_cluster_size: int | None = param(None, help="hdbscan_count: HDBSCAN's "
+                                                 "min_cluster_size (default: the league's)",
+                                                 min=2)
 
 
 def source(p: Params) -> dict:

@@ -136,7 +136,7 @@ def _projection(key: tuple, s: Settings, tfidf: bool, k: int, seed: int) -> pd.D
     """Two principal components of (a random sample of at most 5000 of) the objects, with
     the clustering of all objects at k (as ``OrderSelector.labels_``) and the known
     labels."""
-    from mtc_cli.selection.figure import pca_2d
+    from mtc_cli.selection.projection import pca_2d
 
     X = _matrix(*key, s.model, tfidf)
     labels = engine.clustering(X, s, k, seed, _digest(*key, s.model, tfidf))

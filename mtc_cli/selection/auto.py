@@ -82,6 +82,51 @@ def unranked(table: pd.DataFrame, notes: dict) -> dict[str, str]:
     return {m: why(notes.get(m)) for m in table.loc[table["min_stability"].isna(), "model"]}
 
 
+#: how ``auto`` picks among the algorithms (:func:`choose`)
+WINNER_RULES = ("lowest", "at_vote", "agreement")
+
+
+def choose(curves: dict, votes: dict, rule: str = "lowest") -> tuple[str | None, float]:
+    """(the algorithm, its voted k) that ``auto`` answers with, from each algorithm's
+    S(k)/S_perm(k) curve (``curves``: model → Series over k) and vote (``votes``: model →
+    k, NaN: none), by ``rule``:
+
+    - ``lowest``: the algorithm of lowest minimum of its curve (:func:`decide`, Lange et
+      al.'s comparison of two algorithms on one data set);
+    - ``at_vote``: the algorithm whose curve is lowest at its own voted k ≥ 2 (how stable
+      the answer it gives is, not its most stable k);
+    - ``agreement``: the k voted by the most algorithms, and among them the algorithm of
+      lowest minimum (ties: the smaller k).
+    (None, NaN) when no algorithm qualifies."""
+    if rule == "lowest":
+        return winner(decide(curves, votes))
+    if rule == "at_vote":
+        at = {m: float(curves[m].get(int(k), np.nan)) for m, k in votes.items()
+              if np.isfinite(k) and k >= 2 and m in curves}
+        at = {m: v for m, v in at.items() if np.isfinite(v)}
+        if not at:
+            return None, np.nan
+        best = min(at, key=lambda m: (at[m], list(votes).index(m)))
+        return best, float(votes[best])
+    if rule != "agreement":
+        raise ValueError(f"unknown winner rule {rule!r}: one of {', '.join(WINNER_RULES)}")
+    backers: dict = {}
+    for m, k in votes.items():
+        if np.isfinite(k):
+            backers.setdefault(float(k), []).append(m)
+    if not backers:
+        return None, np.nan
+    top = max(len(v) for v in backers.values())
+
+    def lowest(m) -> float:
+        c = curves.get(m)
+        return float(c.min()) if c is not None and len(c) else np.inf
+
+    tied = {k: min(ms, key=lowest) for k, ms in backers.items() if len(ms) == top}
+    k = min(tied, key=lambda k: (lowest(tied[k]), k))
+    return tied[k], k
+
+
 def winner(table: pd.DataFrame) -> tuple[str | None, float]:
     """(the winning algorithm, its voted k) of :func:`decide`'s table; (None, NaN) if none."""
     row = table[table["winner"]]

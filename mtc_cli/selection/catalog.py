@@ -23,19 +23,21 @@ MODELS = {
     "single": "number of clusters (single-linkage agglomerative clustering)",
     "spectral": "number of clusters (spectral clustering, k-NN graph)",
     "pathbased": "number of clusters (path-based clustering)",
+    "hdbscan": "number of clusters (HDBSCAN's hierarchy cut at k)",
     "svd": "rank of the truncated SVD",
     "boolean": "number of roles (Boolean factorization)",
 }
 #: clustering models with object-wise costs (MTC and the capacity apply)
 COST_CLUSTERING = ("gmm", "kmeans", "spkmeans")
 #: clustering algorithms that yield labels only (:mod:`mtc_cli.selection.fitting`)
-LABEL_CLUSTERING = ("ward", "average", "complete", "single", "spectral", "pathbased")
+LABEL_CLUSTERING = ("ward", "average", "complete", "single", "spectral", "pathbased",
+                    "hdbscan")
 CLUSTERING = COST_CLUSTERING + LABEL_CLUSTERING
 #: algorithms that find groups of any shape (connected, not compact): the criteria built on
 #: compact or linearly separable clusters add assumptions beyond theirs, which Lange et al.
 #: 2002 (Sect. 4) name as why the gap statistic, Clest and the prediction strength fail on
 #: rings; for these only the stability votes (:func:`mtc_cli.selection.voting.rule_for`)
-SHAPE_FREE = ("single", "spectral", "pathbased")
+SHAPE_FREE = ("single", "spectral", "pathbased", "hdbscan")
 #: ``--model auto`` compares these by Lange et al.'s normalised stability
 AUTO_MODELS = ("kmeans", "gmm", *LABEL_CLUSTERING)
 #: the predictor that transfers a model's solution to new objects: for the stability (Lange
@@ -45,7 +47,7 @@ PREDICTORS = {
     "kmeans": ("nearest centroid", "nearest centroid"),
     "spkmeans": ("most similar centroid", "most similar centroid"),
     **{m: ("nearest neighbour (1-NN)", "nearest centroid")
-       for m in ("ward", "average", "complete", "single", "spectral")},
+       for m in ("ward", "average", "complete", "single", "spectral", "hdbscan")},
     "pathbased": ("path-based rule (Fischer et al. 2001)", "nearest centroid"),
 }
 #: Euclidean clustering models: k-means, GMMs and the label-only algorithms
@@ -113,6 +115,9 @@ _ALL = (
               "min mean worst-case similarity", "Davies & Bouldin 1979"),
     *(Criterion(name, _EUCLIDEAN, k_min, "full", "index", optimises, source)
       for name, (k_min, _, optimises, source) in INDEX_TABLE.items()),
+    Criterion("hdbscan_count", ("hdbscan",), 1, "full", "direct",
+              "HDBSCAN's own number of clusters (excess of mass; 1 if all is noise)",
+              "Campello, Moulavi & Sander 2013"),
     Criterion("pac_mdl", CLUSTERING, 2, "full", "min",
               "min bound on the transductive test error", "Banerjee & Langford 2004",
               needs_train_labels=True),

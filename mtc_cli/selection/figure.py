@@ -18,25 +18,6 @@ _LOWER_IS_BETTER = ("min", "median_min", "stability")
 _INDICES_LOWER_IS_BETTER = ("c_index", "hartigan", "duda_hart", "knee")
 
 
-def pca_2d(X) -> np.ndarray:
-    """The first two principal components: the scores U_j s_j of the SVD of the centred data
-    (numpy's; each component's sign fixed as scikit-learn's ``svd_flip`` fixes it, the
-    largest |V_jk| of its axis positive) — scikit-learn's ``PCA(2, svd_solver="full")`` without
-    importing scikit-learn, a second of a small run; for sparse X, scikit-learn's
-    ``TruncatedSVD`` without centring."""
-    n_comp = min(2, X.shape[1], X.shape[0])
-    if hasattr(X, "toarray"):
-        from sklearn.decomposition import TruncatedSVD
-
-        Y = TruncatedSVD(n_components=n_comp, random_state=0).fit_transform(X)
-    else:
-        centred = np.asarray(X, dtype=np.float64) - np.mean(X, axis=0)
-        U, s, Vt = np.linalg.svd(centred, full_matrices=False)
-        Vt = Vt[:n_comp]
-        Y = U[:, :n_comp] * s[:n_comp] * np.sign(Vt[range(n_comp), np.argmax(np.abs(Vt), axis=1)])
-    return np.column_stack([Y, np.zeros((len(Y), 2 - Y.shape[1]))]) if Y.shape[1] < 2 else Y
-
-
 def normalised(curve: pd.DataFrame, rule: str, name: str = "") -> np.ndarray:
     """A curve scaled to [0, 1] with 1 at its best value (min-rules flipped)."""
     v = curve["value"].to_numpy(dtype=float)

@@ -452,10 +452,47 @@ class PathBased(_Labels):
         return {k: np.concatenate([b[k] for b in blocks]).astype(np.intp) for k in labels}
 
 
+@dataclass(frozen=True)
+class Hdbscan(_Labels):
+    """HDBSCAN's hierarchy (Campello, Moulavi & Sander 2013, as scikit-learn's ``HDBSCAN``
+    builds it): single linkage on the mutual-reachability distance d_mr(a, b) =
+    max(core(a), core(b), ‖a − b‖) (:func:`mutual_reachability`), cut at every k from its
+    merge order (:func:`mtc_cli.core.models.tree_cuts.cuts`) rather than condensed by a
+    minimum cluster size. Its predictor: the nearest neighbour among the objects the
+    solution was fitted on (every object of a cut is clustered). Deterministic."""
+
+    min_samples: int = 5
+    max_items: int = 2000
+    name: str = "hdbscan"
+
+    def partitions(self, X, ks, rng):
+        from scipy.cluster.hierarchy import linkage
+
+        from mtc_cli.core.models.tree_cuts import cuts
+
+        if len(X) < 2:
+            return {k: np.zeros(len(X), dtype=np.intp) for k in ks}
+        return cuts(linkage(mutual_reachability(X, self.min_samples), method="single"), ks)
+
+
+def mutual_reachability(X: np.ndarray, min_samples: int) -> np.ndarray:
+    """The condensed matrix (scipy's ``pdist`` order) of d_mr(a, b) = max(core(a),
+    core(b), ‖a − b‖), core(x) the Euclidean distance of x to its ``min_samples``-th nearest
+    object, x itself the first (scikit-learn's ``HDBSCAN`` counts so; at most n objects)."""
+    from scipy.spatial.distance import pdist, squareform
+
+    d = pdist(X)
+    full = squareform(d)
+    m = min(max(int(min_samples), 1), len(X))
+    core = np.partition(full, m - 1, axis=1)[:, m - 1]
+    i, j = np.triu_indices(len(X), k=1)
+    return np.maximum(d, np.maximum(core[i], core[j]))
+
+
 def cluster_model(name: str, *, n_init: int = 1, covariance_type: str = "full",
                   beta_factor: float = 0.75, max_items: int = 2000):
     """The clustering model ``name`` (``gmm``, ``kmeans``, ``spkmeans``, a linkage of
-    :data:`LINKAGES`, ``spectral``, ``pathbased``) with its settings."""
+    :data:`LINKAGES`, ``spectral``, ``pathbased``, ``hdbscan``) with its settings."""
     if name == "gmm":
         return Gmm(covariance_type=covariance_type, n_init=n_init)
     if name == "kmeans":
@@ -468,6 +505,8 @@ def cluster_model(name: str, *, n_init: int = 1, covariance_type: str = "full",
         return Spectral(max_items=max_items)
     if name == "pathbased":
         return PathBased(max_items=max_items)
+    if name == "hdbscan":
+        return Hdbscan(max_items=max_items)
     raise ValueError(f"{name!r} is not a clustering model")
 
 

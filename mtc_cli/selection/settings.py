@@ -56,6 +56,7 @@ class Settings:
     coverage: float = 0.8
     increment_tol: float = 0.001
     beta_factor: float = 0.75
+    hdbscan_min_cluster_size: int = 10
 
     def ks(self, criterion: str) -> list[int]:
         """The k of the range at which ``criterion`` is defined."""
@@ -89,6 +90,10 @@ def make_settings(model: str, k_range: tuple[int, int] | None, criteria, *, n: i
     (``n_init`` None or left out: the model's default, :data:`N_INIT`)."""
     if options.get("n_init") is None:
         options["n_init"] = N_INIT.get(model, 1)
+    if options.get("hdbscan_min_cluster_size") is None:
+        from mtc_cli.selection.answer import shipped
+
+        options["hdbscan_min_cluster_size"] = int(shipped()["hdbscan_min_cluster_size"])
     if n < MIN_OBJECTS:
         raise MtcError(f"the data hold {n} objects: a selection needs at least {MIN_OBJECTS} "
                        "(each random half holds two or more)")

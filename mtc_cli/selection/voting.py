@@ -30,9 +30,6 @@ from mtc_cli.selection.catalog import SHAPE_FREE
 RULE_FILE = Path(__file__).with_name("vote_rule.csv")
 #: the fewest voters a fitted rule may have (one or two would be a criterion, not a vote)
 MIN_VOTERS = 3
-#: how far below the best single criterion of a design family a fitted rule may recover k
-#: there (a share of the family's data sets, on the fit half)
-FAMILY_MARGIN = 0.10
 
 
 @dataclass(frozen=True)
@@ -171,29 +168,29 @@ def _hits(elections, rule: Rule) -> int:
 
 
 def fit_rule(choices: pd.DataFrame) -> tuple[Rule, pd.DataFrame]:
-    """The rule fitted on ``choices`` (one model's criteria on the fit half; columns as
-    :func:`hits`, and ``family``, the design family of each data set, if the data sets have
-    families): the rule of most hits among those within :data:`FAMILY_MARGIN` of the best
-    single criterion in every family (if none is, the rule of the smallest largest shortfall
-    below a family's best criterion, then of most hits), the first of :func:`_candidates`
-    among equals; and the criteria's records there (``criterion``, ``record``: share
-    recovered, ``votes``, ``weight``, ``reason``)."""
+    """The rule fitted on ``choices`` (one model's criteria on the data sets it is fitted
+    on; columns as :func:`hits`, and ``family``, the family of each data set, if the data
+    sets have families): the rule of :func:`_candidates` whose share of data sets recovered,
+    averaged over the families (each family weighted equally, whatever its number of data
+    sets), is the largest, the first (simplest) among equals; and the criteria's records
+    there (``criterion``, ``record``: the share recovered averaged over the families,
+    ``votes``, ``weight``, ``reason``)."""
     choices = choices.assign(hit=choices["k"] == choices["true_k"])
     if "family" not in choices.columns:
         choices = choices.assign(family="")
-    records = choices.groupby("criterion", sort=False)["hit"].mean()
-    families = {f: (_elections(g), g.groupby("criterion")["hit"].mean().max())
-                for f, g in choices.groupby("family", sort=True)}
-    best, best_key = None, None
+    groups = [(_elections(g), g) for _, g in choices.groupby("family", sort=True)]
+    records = pd.concat([g.groupby("criterion", sort=False)["hit"].mean()
+                         for _, g in groups], axis=1).mean(axis=1)
+    records = records.reindex(choices["criterion"].drop_duplicates())
+    best, best_score = None, -1.0
     for rule in _candidates(records):
-        shortfall = max(top - _hits(el, rule) / len(el) for el, top in families.values())
-        hits_all = sum(_hits(el, rule) for el, _ in families.values())
-        key = (max(shortfall - FAMILY_MARGIN - 1e-12, 0.0), -hits_all)  # 1e-12: rounding
-        if best_key is None or key < best_key:
-            best, best_key = rule, key
+        score = float(np.mean([_hits(el, rule) / len(el) for el, _ in groups]))
+        if score > best_score + 1e-12:  # 1e-12: rounding of the means
+            best, best_score = rule, score
     ranked = list(records.sort_values(ascending=False, kind="stable").index)
-    reasons = {c: f"not among the {len(best.weights)} best criteria on the league's fit half "
-                  f"(recovered {records[c]:.0%}, rank {ranked.index(c) + 1} of {len(ranked)})"
+    reasons = {c: f"not among the {len(best.weights)} best criteria on the league "
+                  f"(recovered {records[c]:.0%} averaged over its families, rank "
+                  f"{ranked.index(c) + 1} of {len(ranked)})"
                for c in ranked if c not in best.weights}
     best = Rule(weights=best.weights, edge_abstains=best.edge_abstains, runoff=best.runoff,
                 reasons=reasons, name=best.name)

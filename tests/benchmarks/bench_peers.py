@@ -1,12 +1,12 @@
 """Benchmark: the peers of ``mtc select`` — tools users reach for to choose the number of
-clusters k — on the data sets of the criteria league (``experiments/criteria_league/protocol.py``,
-``configs/criteria_league.yaml``), so that their hit rates (share of data sets where the
-chosen k equals the reference k) can sit beside our criteria's in the league table.
+clusters k — on the data sets of the league of families (``experiments/league/protocol.py``,
+``configs/league.yaml``), so that their hit rates (share of data sets where the chosen k
+equals the true k) can sit beside the league's own candidates.
 
-The data sets are the league's own: :func:`experiments.criteria_league.datasets` over the
-config's suite and :func:`experiments.criteria_league.data` for each matrix (never
-re-implemented here), k_max = the config's ``k_max`` (12; 6 with ``--quick``). Every random
-choice is fixed by ``SEED`` = the config's ``select_seed`` (0).
+The data sets are the league's own: :func:`experiments.league.datasets` over the config's
+parameters and :func:`experiments.league.data` for each matrix (never re-implemented here);
+k_max = the config's ``k_max`` (15; 6 with ``--quick``). Every random choice is fixed by
+``SEED`` = the config's ``select_seed`` (0).
 
 The peers, each with its own rule:
 
@@ -37,42 +37,106 @@ The peers, each with its own rule:
   random_state=SEED)`` as its clusterer, ``n_refs`` = the config's ``references`` (10, the
   B of mtc's gap statistic in the league; its default is 3), k = 1..k_max; its own rule: the
   k of the largest gap (not Tibshirani's one-standard-error rule).
+- ``hdbscan_5``, ``hdbscan_10``, ``hdbscan_20``: HDBSCAN's own count — scikit-learn's
+  :class:`sklearn.cluster.HDBSCAN` with ``min_cluster_size`` 5, 10 or 20 and its defaults
+  otherwise (``cluster_selection_method="eom"``, excess of mass; ``min_samples`` =
+  ``min_cluster_size``; euclidean), as the league's probe runs it; k = the number of
+  clusters found (distinct labels other than −1), and **k = 1 when every object is noise**
+  (no cluster found is read as "no structure", the only way HDBSCAN says k = 1). Its range
+  is unbounded: it may answer k > k_max.
+- ``genie_dunnowa``, ``genie_wcnn``, ``genie_gdunn``: Genie (genieclust's
+  :class:`genieclust.Genie` with its defaults — ``gini_threshold=0.3``, ``M=0``, i.e. no
+  mutual-reachability smoothing and no noise points, ``metric="l2"``) fitted with
+  ``n_clusters=k`` for each k = 2..12 (fixed, also with ``--quick``; it cannot choose k = 1),
+  each partition scored by one of genieclust's cluster-validity indices
+  (:mod:`genieclust.cluster_validity`, on the data as given, C-contiguous float64):
+
+  * ``genie_dunnowa``: ``dunnowa_index(X, y, M=25, owa_numerator="SMin:5",
+    owa_denominator="Const")`` — Gagolewski, Bartoszuk & Cena's (2021, "Are cluster
+    validity measures (in)valid?", Inf. Sci. 581) Dunn index on the M-near-neighbour graph
+    with OWA operators, here its package default, DuNN_25_SMin:5_Const;
+  * ``genie_wcnn``: ``wcnn_index(X, y, M=25)`` — their within-cluster near-neighbours
+    index WCNN_25;
+  * ``genie_gdunn``: ``generalised_dunn_index(X, y, lowercase_d=1, uppercase_d=2)`` —
+    Bezdek & Pal's generalised Dunn index with d1 (separation: the minimal distance between
+    two clusters' points) over D2 (compactness: the mean pairwise distance within a
+    cluster), GDunn_d1_D2, genieclust's Python default.
+
+  Why these: in the authors' published results (github gagolews/clustering-results-v1,
+  ``original/optim_cvi``: each index's argmax partition at the reference k on 76 benchmark
+  sets; adjusted Rand against the reference labels, best over a set's labellings with that
+  k, noise points left out — our reading), DuNN_25_SMin:5_Const has the highest median
+  (0.90; mean 0.70, within 0.003 of the best, DuNN_25_Min_Min), WCNN_25 is the best of the
+  WCNN (mean 0.68), and among the 15 generalised Dunn indices the three with d1 lead, tied
+  (mean 0.556 d1_D1 — Dunn's own index —, 0.552 d1_D2, 0.553 d1_D3; every other ≤ 0.46);
+  of those we take d1_D2, genieclust's default.
+
+  Rule: k = the argmax of the index over k = 2..12; on ties, the **largest** tied k. Ties
+  matter: DuNN is +inf and WCNN is 1 for every partition no near-neighbour edge crosses
+  (on well-separated groups: every k up to the true one), so the smallest tied k would
+  answer 2 whenever groups are clean; the largest tied k is the finest such partition.
+  DuNN and WCNN are −inf for a partition with a cluster of at most M = 25 objects (never
+  chosen); no finite or +inf value at any k = no choice.
+
+  genieclust (Marek Gagolewski) is licensed under the GNU Affero General Public License v3
+  (AGPL-3.0; version 1.3.0 here): it is only a benchmark-time tool in this separate virtual
+  environment, never imported by mtc, never a dependency of mtc, and none of its code is in
+  mtc.
 
 None of them is a dependency of mtc, and ``pip install kneed yellowbrick clusteval
-validclust`` can move numpy / scikit-learn / pandas; so they live in a separate virtual
-environment holding mtc (editable) at exactly the versions of mtc's own environment, and
-this script runs under it::
+validclust genieclust`` can move numpy / scikit-learn / pandas; so they live in a separate
+virtual environment holding mtc (editable) at exactly the versions of mtc's own environment
+(``/work/main/.venv``), and this script runs under it::
 
     python3 -m venv /work/peers-venv
     /work/main/.venv/bin/python -m pip freeze | grep -v -e '^-e' -e '^mtc' -e '@ file' \\
         > /tmp/peers-constraints.txt          # pin mtc's numpy, scikit-learn, pandas, ...
     . /work/peers-venv/bin/activate
     pip install -c /tmp/peers-constraints.txt -e /work/main
-    pip install -c /tmp/peers-constraints.txt kneed yellowbrick clusteval validclust wheel
+    pip install -c /tmp/peers-constraints.txt kneed yellowbrick clusteval validclust \\
+        genieclust wheel                      # genieclust ships wheels
     pip install --no-build-isolation --no-deps gap-stat   # its sdist pins a 2018 wheel
-    python tests/benchmarks/bench_peers.py              # from /work/main
+    python tests/benchmarks/bench_peers.py --quick -j 1  # from /work/main
+    python tests/benchmarks/bench_peers.py -j 1
 
-A peer that is not importable is skipped with the reason; a peer that fails on one data set
-gives no choice there (k = NaN, the message in ``failure``). Output (``--out``, by default
-``results/benchmarks/peers.csv``; ``peers_quick.csv`` with ``--quick``): one row per data
-set × peer — ``dataset`` (the design's ``id``), ``peer``, ``k`` (NaN if none), ``true_k``,
-``seconds``, ``family``, ``n``, ``d``, ``failure``, then every other key of the design with a
-``design_`` prefix (e.g. ``design_family``, ``design_rep``, ``design_data_seed`` and
-whatever keys — a fit/test half — the suite grows). Prints per peer the hit rate overall,
-over the data sets with k ≥ 2, per family and per half (``half_fit``, ``half_test``, where
-the designs have a ``half``), and its summed seconds.
+(HDBSCAN is scikit-learn's own, so the ``hdbscan_*`` peers need nothing more.) A peer that
+is not importable is skipped with the reason; a peer that fails on one data set gives no
+choice there (k = NaN, the message in ``failure``). Output (``--out``, by default
+``results/benchmarks/peers_league.csv``; ``peers_league_quick.csv`` with ``--quick``): one
+row per data set × peer — ``dataset`` (the design's ``id``), ``peer``, ``k`` (NaN if none),
+``true_k``, ``seconds``, ``family``, ``n``, ``d``, ``failure``, then every other key of the
+design with a ``design_`` prefix (``design_seed``, ``design_sizes``, ``design_name``, ...;
+lists as text). Prints per peer the share recovered per family, its mean over families
+(each family weighted equally, as the league scores), the hit rate over all data sets, the
+number of data sets without a choice and the summed seconds.
 
-Cost (508 data sets of the two-half suite, k_max = 12, ``-j 1`` on a shared 2-core
-machine): 9 min wall; summed seconds kneed 34, yellowbrick 49, clusteval 8, validclust 12,
-gap_stat 436 (its dispersion is a Python loop over points, ×11 fits per k) — no peer needs
-restricting. The knee finders (kneed, yellowbrick) never pick an end of their range: kneed
-never k = 1, yellowbrick never k = 2 (its range starts there).
+``--beside-league RESULTS_DIR`` (runs no peer; needs only mtc's environment): reads the
+peers' CSV (``--out``, by default ``results/benchmarks/peers_league.csv``) and the league's
+per-data-set answers ``RESULTS_DIR/summary.csv`` (its data sets, families and true k) and
+writes ``results/benchmarks/league_with_peers.csv``: one row per peer — ``peer``,
+``recovered`` (the mean over families of the share of the family's data sets where k = true
+k; no answer is a miss, as in the league), ``mean_abs_error`` (the mean over families of
+the mean |k − true k| over the data sets with an answer), one column per family (its share
+recovered, named as the family), ``n_datasets`` and ``seconds`` (summed); best first
+(``recovered`` down, then ``mean_abs_error`` up). Only the league's data sets count (a
+league data set the peers' CSV lacks is a miss); a true k that differs from the league's
+is an error (another config). The league's own candidates are in its ``league.csv``.
+With ``--quick`` both files get a ``_quick`` suffix (``peers_league_quick.csv``,
+``league_with_peers_quick.csv``), e.g. ``--quick --beside-league results/quick/league``.
 
-Options: ``--quick`` (the quick profile's suite and k_max), ``--peers a,b``, ``-j N``
-(joblib processes over data sets, default 1; one BLAS thread each), ``--out PATH``,
-``--config PATH`` (another config of the league; default ``configs/criteria_league.yaml``),
-``--beside-league`` (run no peer: put peers.csv beside the committed league table, per
-half, in ``results/benchmarks/league_with_peers.csv``; needs only mtc's environment).
+Cost (the 146 data sets of ``configs/league.yaml``, k_max = 15, ``-j 1`` on a shared 2-core
+machine): 11 min wall (679 s); summed seconds kneed 27, yellowbrick 33, clusteval 40,
+validclust 78, gap_stat 420 (its dispersion is a Python loop over points, ×11 fits per k),
+hdbscan_5 / _10 / _20 3 each, genie_dunnowa 24, genie_wcnn 22, genie_gdunn 26 (11 Genie fits
+each, the three peers do not share them) — no peer needs restricting. Peak memory 0.8 GB.
+DuNN and WCNN mostly answer k = 2 here: on overlapping groups their separation only falls
+as k grows, and a partition with a cluster of ≤ 25 objects scores −inf (8 data sets with no
+choice each).
+
+Options: ``--quick`` (the quick profile's data sets and k_max), ``--peers a,b``, ``-j N``
+(joblib processes over data sets, default 1; one BLAS / OpenMP thread each), ``--out
+PATH``, ``--config PATH`` (another config of the league; default ``configs/league.yaml``),
+``--beside-league RESULTS_DIR``.
 """
 
 from __future__ import annotations
@@ -87,21 +151,35 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # experiments/ (also installed with mtc; this is a fallback)
 os.environ.setdefault("MPLBACKEND", "Agg")  # draw nothing to screen, also in joblib workers
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # genieclust's MST: one thread per process
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-from joblib import Parallel, delayed  # noqa: E402
-from threadpoolctl import threadpool_limits  # noqa: E402
-from tqdm import tqdm  # noqa: E402
 
-PEERS = ("kneed", "yellowbrick", "clusteval", "validclust", "gap_stat")
+HDBSCAN_SIZES = (5, 10, 20)
+GENIE_KS = tuple(range(2, 13))
+#: genie peer → (genieclust.cluster_validity function, its keyword arguments)
+GENIE_INDICES = {
+    "genie_dunnowa": ("dunnowa_index", {"M": 25, "owa_numerator": "SMin:5",
+                                        "owa_denominator": "Const"}),
+    "genie_wcnn": ("wcnn_index", {"M": 25}),
+    "genie_gdunn": ("generalised_dunn_index", {"lowercase_d": 1, "uppercase_d": 2}),
+}
+PEERS = ("kneed", "yellowbrick", "clusteval", "validclust", "gap_stat",
+         *(f"hdbscan_{m}" for m in HDBSCAN_SIZES), *GENIE_INDICES)
 MODULES = {"kneed": "kneed", "yellowbrick": "yellowbrick", "clusteval": "clusteval",
-           "validclust": "validclust", "gap_stat": "gap_statistic"}
+           "validclust": "validclust", "gap_stat": "gap_statistic",
+           **{f"hdbscan_{m}": "sklearn.cluster" for m in HDBSCAN_SIZES},
+           **{p: "genieclust" for p in GENIE_INDICES}}
 INSTALL = {"kneed": "pip install kneed", "yellowbrick": "pip install yellowbrick",
            "clusteval": "pip install clusteval", "validclust": "pip install validclust",
            "gap_stat": "pip install wheel && pip install --no-build-isolation --no-deps "
-                       "gap-stat"}
+                       "gap-stat",
+           **{f"hdbscan_{m}": "scikit-learn ≥ 1.3" for m in HDBSCAN_SIZES},
+           **{p: "pip install genieclust" for p in GENIE_INDICES}}
 N_INIT = 10
+DEFAULT_OUT = ROOT / "results" / "benchmarks" / "peers_league.csv"
+BESIDE_OUT = ROOT / "results" / "benchmarks" / "league_with_peers.csv"
 
 
 def _kmeans(k: int, seed: int):
@@ -179,9 +257,47 @@ def peer_gap_stat(X, k_max, seed, opts):
     return int(finder(X, n_refs=opts["references"], cluster_array=list(range(1, k_max + 1))))
 
 
+def peer_hdbscan(min_cluster_size: int):
+    def run(X, k_max, seed, opts):
+        from sklearn.cluster import HDBSCAN
+
+        labels = HDBSCAN(min_cluster_size=min_cluster_size, copy=True).fit_predict(X)
+        return max(len(set(labels.tolist()) - {-1}), 1)  # every object noise: k = 1
+
+    return run
+
+
+def argmax_largest(scores: dict[int, float]):
+    """The k of the largest score, the largest such k on ties; −inf and NaN never count
+    (None when no k has a finite or +inf score)."""
+    ok = {k: v for k, v in scores.items() if not np.isnan(v) and v != -np.inf}
+    if not ok:
+        return None
+    best = max(ok.values())
+    return max(k for k, v in ok.items() if v == best)
+
+
+def peer_genie(index: str, kwargs: dict):
+    def run(X, k_max, seed, opts):
+        import genieclust
+        from genieclust import cluster_validity
+
+        Xc = np.ascontiguousarray(X, dtype=np.float64)
+        score = getattr(cluster_validity, index)
+        scores = {}
+        for k in GENIE_KS:
+            y = genieclust.Genie(n_clusters=k).fit_predict(Xc)
+            scores[k] = float(score(Xc, y, **kwargs))
+        return argmax_largest(scores)
+
+    return run
+
+
 RUNNERS = {"kneed": peer_kneed, "yellowbrick": peer_yellowbrick,
            "clusteval": peer_clusteval, "validclust": peer_validclust,
-           "gap_stat": peer_gap_stat}
+           "gap_stat": peer_gap_stat,
+           **{f"hdbscan_{m}": peer_hdbscan(m) for m in HDBSCAN_SIZES},
+           **{p: peer_genie(index, kw) for p, (index, kw) in GENIE_INDICES.items()}}
 
 
 def available(peers: list[str]) -> tuple[list[str], dict[str, str]]:
@@ -202,10 +318,12 @@ def run_design(design: dict, peers: list[str], k_max: int, seed: int,
     """Every peer on one data set of the league: one row per peer."""
     import logging
 
-    from experiments.criteria_league import data
+    from threadpoolctl import threadpool_limits
+
+    from experiments.league import data
 
     logging.disable(logging.WARNING)  # clusteval's logger
-    X, true_k = data(design)
+    X, _, true_k = data(design)
     base = {"dataset": design["id"], "true_k": true_k, "family": design.get("family"),
             "n": X.shape[0], "d": X.shape[1]}
     extra = {f"design_{key}": (str(v) if isinstance(v, (list, dict, tuple)) else v)
@@ -225,75 +343,104 @@ def run_design(design: dict, peers: list[str], k_max: int, seed: int,
     return rows
 
 
-def report(df: pd.DataFrame) -> str:
-    from experiments.criteria_league import FAMILIES
+def _families(present) -> list[str]:
+    """The families present, in the league's order (others after, by name)."""
+    from experiments.league.protocol import FAMILIES
 
+    present = set(present)
+    return [f for f in FAMILIES if f in present] + sorted(present - set(FAMILIES))
+
+
+def report(df: pd.DataFrame) -> str:
+    """Per peer: the share recovered per family, its mean over families, the hit rate over
+    all data sets, the data sets without a choice, failures and the summed seconds."""
     d = df.assign(hit=df["k"] == df["true_k"])
-    d["hit_k_ge_2"] = d["hit"].where(d["true_k"] >= 2)
-    g = d.groupby("peer", sort=False)
-    out = g.agg(n_datasets=("hit", "size"), hit_rate=("hit", "mean"),
-                hit_rate_k_ge_2=("hit_k_ge_2", "mean"),
-                no_choice=("k", lambda s: int(s.isna().sum())),
-                failures=("failure", lambda s: int((s.fillna("") != "").sum())),
-                seconds=("seconds", "sum"))
     fam = d.pivot_table(index="peer", columns="family", values="hit", aggfunc="mean")
-    fam = fam[sorted(fam.columns, key=lambda f: (f not in FAMILIES, FAMILIES.index(f)
-                                                 if f in FAMILIES else 0, f))]
-    out = out.join(fam)
-    if "design_half" in d.columns:  # the league's fit / test halves, where the suite has them
-        half = d.pivot_table(index="peer", columns="design_half", values="hit", aggfunc="mean")
-        out = out.join(half.add_prefix("half_"))
-    out = out.loc[list(dict.fromkeys(d["peer"]))].reset_index()
-    with pd.option_context("display.width", 200, "display.float_format", "{:.3f}".format):
+    fam = fam[_families(fam.columns)]
+    g = d.groupby("peer", sort=False)
+    out = pd.DataFrame({"recovered": fam.mean(axis=1), "hit_rate": g["hit"].mean(),
+                        "n_datasets": g["hit"].size(),
+                        "no_choice": g["k"].apply(lambda s: int(s.isna().sum())),
+                        "failures": g["failure"].apply(
+                            lambda s: int((s.fillna("") != "").sum())),
+                        "seconds": g["seconds"].sum()}).join(fam)
+    out = out.loc[list(dict.fromkeys(d["peer"]))].rename_axis("peer").reset_index()
+    with pd.option_context("display.width", 250, "display.float_format", "{:.2f}".format):
         return out.to_string(index=False)
 
 
-def beside_league(peers: pd.DataFrame, league: pd.DataFrame) -> pd.DataFrame:
-    """The league table (``results/criteria_league/league.csv``: per half × model ×
-    criterion) with the peers' rows on the same data sets, scored by the league's own
-    :func:`experiments.criteria_league.league` (each peer a criterion of model ``""``);
-    ``tool`` is ``mtc`` or ``peer``; the test half first, best first within each half."""
-    from experiments.criteria_league import league as score
-
-    rows = peers.assign(half=peers["design_half"], model="", criterion=peers["peer"],
-                        score=(peers["k"] - peers["true_k"]).abs())
-    out = pd.concat([league.assign(tool="mtc"), score(rows).assign(tool="peer")],
-                    ignore_index=True)
-    cols = ["half", "tool", "model", "criterion",
-            *[c for c in league.columns if c not in ("half", "model", "criterion", "rank")]]
-    out = out.assign(test_first=out["half"] != "test").sort_values(
-        ["test_first", "recovered"], ascending=[True, False], kind="stable")
-    return out[cols].reset_index(drop=True)
+def beside_league(peers: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
+    """Per peer, on the league's data sets (``summary``: the league's ``summary.csv``):
+    the share recovered per family and its mean over families (``recovered``), the mean
+    over families of the mean |k − true k| over the data sets with an answer, the number
+    of data sets and the summed seconds; best first."""
+    sets = summary.drop_duplicates("dataset")[["dataset", "family", "true_k"]]
+    if sets.empty:
+        raise SystemExit("the league's summary.csv has no data set")
+    truth = peers.drop_duplicates("dataset").set_index("dataset")["true_k"]
+    common = sets[sets["dataset"].isin(truth.index)]
+    wrong = common[truth.loc[common["dataset"]].to_numpy() != common["true_k"].to_numpy()]
+    if len(wrong):
+        raise SystemExit(f"the peers' true k differs from the league's on {len(wrong)} data "
+                         f"set(s), e.g. {wrong['dataset'].iloc[0]}: another config?")
+    missing = sorted(set(sets["dataset"]) - set(truth.index))
+    if missing:
+        print(f"warning: {len(missing)} league data set(s) not in the peers' CSV (scored "
+              f"as misses), e.g. {missing[0]}", file=sys.stderr)
+    families = _families(sets["family"])
+    rows = []
+    for peer, part in peers.groupby("peer", sort=False):
+        a = sets.merge(part[["dataset", "k", "seconds"]], on="dataset", how="left")
+        a = a.assign(hit=a["k"] == a["true_k"], err=(a["k"] - a["true_k"]).abs())
+        per = a.groupby("family")
+        rows.append({"peer": peer, "recovered": per["hit"].mean().mean(),
+                     "mean_abs_error": per["err"].mean().mean(),
+                     **per["hit"].mean().reindex(families).to_dict(),
+                     "n_datasets": int(a["seconds"].notna().sum()),
+                     "seconds": a["seconds"].sum()})
+    out = pd.DataFrame(rows)
+    return out.sort_values(["recovered", "mean_abs_error"], ascending=[False, True],
+                           kind="stable").reset_index(drop=True)
 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--quick", action="store_true", help="the quick profile's suite")
+    ap.add_argument("--quick", action="store_true", help="the quick profile's data sets")
     ap.add_argument("--peers", default=",".join(PEERS),
                     help=f"comma-separated subset of {','.join(PEERS)}")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="processes over data sets")
-    ap.add_argument("--out", type=Path, default=None, help="output CSV")
-    ap.add_argument("--config", type=Path, default=ROOT / "configs" / "criteria_league.yaml",
-                    help="the league's config (default: configs/criteria_league.yaml)")
-    ap.add_argument("--beside-league", action="store_true",
+    ap.add_argument("--out", type=Path, default=None,
+                    help="the peers' CSV (default results/benchmarks/peers_league.csv; "
+                         "peers_league_quick.csv with --quick)")
+    ap.add_argument("--config", type=Path, default=ROOT / "configs" / "league.yaml",
+                    help="the league's config (default: configs/league.yaml)")
+    ap.add_argument("--beside-league", type=Path, default=None, metavar="RESULTS_DIR",
                     help="run no peer: write results/benchmarks/league_with_peers.csv from "
-                         "peers.csv and the committed league.csv (any environment)")
+                         "the peers' CSV and RESULTS_DIR/summary.csv (mtc's environment)")
     args = ap.parse_args(argv)
-    if args.beside_league:
-        bench = ROOT / "results" / "benchmarks"
-        table = beside_league(pd.read_csv(args.out or bench / "peers.csv"),
-                              pd.read_csv(ROOT / "results" / "criteria_league" / "league.csv"))
-        table.to_csv(bench / "league_with_peers.csv", index=False)
-        with pd.option_context("display.width", 200, "display.float_format", "{:.3f}".format):
-            print(table[table["half"] == "test"].to_string(index=False))
+    def quick(path: Path) -> Path:
+        return path.with_name(f"{path.stem}_quick.csv") if args.quick else path
+
+    out = args.out or quick(DEFAULT_OUT)
+    if args.beside_league is not None:
+        table = beside_league(pd.read_csv(out),
+                              pd.read_csv(args.beside_league / "summary.csv"))
+        beside = quick(BESIDE_OUT)
+        beside.parent.mkdir(parents=True, exist_ok=True)
+        table.to_csv(beside, index=False)
+        with pd.option_context("display.width", 250, "display.float_format", "{:.2f}".format):
+            print(table.to_string(index=False))
+        print(f"wrote {beside}")
         return
 
-    from experiments.criteria_league import datasets
+    from joblib import Parallel, delayed
+    from tqdm import tqdm
+
+    from experiments.league import datasets
     from mtc_cli.run.config import load_config
 
-    cfg = load_config(args.config, quick=args.quick)
-    p = cfg.params
+    p = load_config(args.config, quick=args.quick).params
     peers = [s.strip() for s in args.peers.split(",") if s.strip()]
     unknown = [s for s in peers if s not in PEERS]
     if unknown:
@@ -303,16 +450,13 @@ def main(argv=None) -> None:
         print(f"skipping {peer}: {why}", file=sys.stderr)
     if not peers:
         sys.exit("no peer is importable: nothing to run (see the docstring for the setup)")
-    designs = datasets(p.suite)
-    out = args.out or ROOT / "results" / "benchmarks" / (
-        "peers_quick.csv" if args.quick else "peers.csv")
+    designs = datasets(p)
     opts = {"references": p.references}
     print(f"{len(designs)} data sets, k_max={p.k_max}, seed={p.select_seed}, peers={peers}, "
           f"jobs={args.jobs}", file=sys.stderr)
 
     t0 = time.perf_counter()
-    tasks = (delayed(run_design)(d, peers, p.k_max, p.select_seed, opts)
-             for d in designs)
+    tasks = (delayed(run_design)(d, peers, p.k_max, p.select_seed, opts) for d in designs)
     parts = Parallel(n_jobs=args.jobs, return_as="generator")(tasks)
     rows = [r for part in tqdm(parts, total=len(designs), desc="data sets", file=sys.stderr)
             for r in part]

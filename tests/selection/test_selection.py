@@ -231,7 +231,7 @@ def test_the_projection_is_scikit_learns_pca(n, d):
     """pca_2d's numpy SVD with svd_flip's signs: PCA(2, svd_solver="full")'s scores."""
     from sklearn.decomposition import PCA
 
-    from mtc_cli.selection.figure import pca_2d
+    from mtc_cli.selection.projection import pca_2d
 
     X = np.random.default_rng(n).normal(size=(n, d)) * np.linspace(0.5, 3, d)
     expected = PCA(min(2, d), svd_solver="full").fit_transform(X)

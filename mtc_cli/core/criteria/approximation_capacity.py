@@ -92,7 +92,7 @@ def beta_grid(costs1, costs2, n_grid: int = 121) -> np.ndarray:
 
 #: points of each round of the grid refinement of :func:`capacity` (``refine="grid"``), and
 #: its rounds: each narrows the bracket around the best point to 2/(REFINE_POINTS + 1) of it
-REFINE_POINTS, REFINE_ROUNDS = 15, 3
+REFINE_POINTS, REFINE_ROUNDS = 7, 4
 
 
 def capacity(costs1, costs2, betas=None, *, n_grid: int = 121,
@@ -104,8 +104,8 @@ def capacity(costs1, costs2, betas=None, *, n_grid: int = 121,
     between the neighbours of the best grid point: by a bounded scalar search (``refine=
     "bounded"``, scipy's, to 1e-4 in log β), or by :data:`REFINE_ROUNDS` rounds of a grid
     of :data:`REFINE_POINTS` (``"grid"``: one vectorised evaluation of eq. 13 per round
-    instead of about nine scalar ones; the bracket, 0.4 decades on a 31-point grid,
-    narrows to 8·10⁻⁴ of a decade). If no β > 0 beats I_0 = 0 (e.g. all costs of an object
+    instead of about nine scalar ones; the bracket, 0.8 decades on a 16-point grid,
+    narrows to 3·10⁻³ of a decade). If no β > 0 beats I_0 = 0 (e.g. all costs of an object
     equal), the capacity is 0 at β = 0.
     """
     auto = betas is None

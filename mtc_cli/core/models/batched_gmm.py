@@ -25,11 +25,13 @@ raises scikit-learn's ValueError. The kernel is deterministic: no threads, no fa
 every sum in a fixed order, so the same bits on every run, and a k's result does not depend
 on which other k are fitted in the same call.
 
-Its sums over objects are scalar code (numba vectorises a sum only under fast-math, which
-would let its order depend on the CPU), numpy's are BLAS: with many features the two are
-level, and above :data:`MAX_D` features callers keep
-:class:`mtc_cli.core.models.gmm_em.BatchedGaussianMixture`. The number of objects sets no
-crossover up to 10 000.
+Its hot loops work on vectors of four float64 (LLVM vector instructions written through numba
+intrinsics: numba vectorises a sum only under fast-math, which would let its order depend on
+the CPU), each lane a separate value computed by the same operations in the same order as
+scalar code would: four objects in the E-step, the running sums over i mod 8 of Σ_i r_it x_i,
+four entries of Σ_t in its sums over the objects, taken one object after the other. Above
+:data:`MAX_D` features callers keep :class:`mtc_cli.core.models.gmm_em.BatchedGaussianMixture`.
+The number of objects sets no crossover up to 10 000.
 """
 
 from __future__ import annotations
@@ -39,22 +41,29 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic, models, register_model
 
 from mtc_cli.core.models.gmm import GmmSolution
 from mtc_cli.core.models.gmm_steps import _ILL_DEFINED
 
-#: the most features at which the compiled EM pays: results/benchmarks/batched_gmm.csv
-#: (tests/benchmarks/bench_batched_gmm.py, k = 1..12, one CPU) has it 1.2–12.6× faster than
-#: BatchedGaussianMixture for d ≤ 20 at every n from 100 to 10 000 (d = 10: 1.9–3.8× for n
-#: of 250–2 000), and level with it at d = 50 (0.91–1.15× from n = 250 on)
-MAX_D = 20
+#: the most features at which callers use the compiled EM: results/benchmarks/batched_gmm.csv
+#: (tests/benchmarks/bench_batched_gmm.py, k = 1..12, one CPU) has it 2.6–14.7× faster than
+#: BatchedGaussianMixture for d ≤ 20 at every n from 100 to 10 000 (d = 10: 3.6–6.5× for n
+#: of 250–2 000), and still 2.3–3.2× at d = 50, the most it measures; a check at 250 × 82,
+#: 1 000 × 60 and 500 × 100 (blobs, k = 1..12) gave 5.9×, 2.5× and 2.1×: the league's widest
+#: data (100 features) take it too
+MAX_D = 100
 
 _LOG_2PI = float(np.log(2 * np.pi))
 _TEN_EPS = 10 * float(np.finfo(np.float64).eps)
 #: below it exp underflows to 0 (e^−745.14 < 2^−1075)
 _UNDERFLOW = -746.0
-#: objects × features of a block of the E-step (16 KiB: in the L1 cache)
-_BLOCK = 2048
+#: objects of a group of the E-step: four vectors, four independent running sums
+_GROUP = 16
+#: objects × padded features of a block of the M-step (12 KiB an array: in the L1 cache)
+_BLOCK = 1536
 
 
 @dataclass(frozen=True)
@@ -104,7 +113,7 @@ def fit_all(X: np.ndarray, init_labels: Mapping[int, Sequence[np.ndarray]], *,
     weights, means, covariances = np.empty(total), np.empty((total, d)), np.empty((total, d, d))
     lower_bound, n_iter, converged = np.empty(g), np.empty(g, np.int64), np.empty(g, np.bool_)
     labels, log_likelihood = np.empty((g, n), np.int64), np.empty((g, n))
-    if _fit_all(np.ascontiguousarray(X.T), ks, np.array(rows, dtype=np.int64),
+    if _fit_all(np.ascontiguousarray(X), ks, np.array(rows, dtype=np.int64),
                 np.array(starts), offsets, float(reg_covar), float(tol), int(max_iter),
                 weights, means, covariances, lower_bound, n_iter, converged, labels,
                 log_likelihood):
@@ -114,19 +123,116 @@ def fit_all(X: np.ndarray, init_labels: Mapping[int, Sequence[np.ndarray]], *,
             for j, (k, a, b) in enumerate(zip(ks, offsets[:-1], offsets[1:], strict=True))}
 
 
+class _F64x4(types.Type):
+    """Four float64 lanes, an LLVM vector; each lane rounds as the scalar operation does."""
+
+    def __init__(self):
+        super().__init__(name="F64x4")
+
+
+_f64x4 = _F64x4()
+_VECTOR = ir.VectorType(ir.DoubleType(), 4)
+
+
+@register_model(_F64x4)
+class _F64x4Model(models.PrimitiveModel):
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, _VECTOR)
+
+
+def _address(context, builder, array_type, array, i):
+    data = context.make_array(array_type)(context, builder, array).data
+    return builder.bitcast(builder.gep(data, [i]), _VECTOR.as_pointer())
+
+
+@intrinsic
+def _load(typingctx, a, i):
+    """a[i:i + 4] of a contiguous 1-d float64 array, unchecked."""
+
+    def codegen(context, builder, sig, args):
+        return builder.load(_address(context, builder, sig.args[0], *args), align=8)
+
+    return _f64x4(a, i), codegen
+
+
+@intrinsic
+def _store(typingctx, a, i, v):
+    """a[i:i + 4] = v, unchecked."""
+
+    def codegen(context, builder, sig, args):
+        builder.store(args[2], _address(context, builder, sig.args[0], *args[:2]), align=8)
+        return context.get_dummy_value()
+
+    return types.none(a, i, v), codegen
+
+
+@intrinsic
+def _splat(typingctx, x):
+    """(x, x, x, x)."""
+
+    def codegen(context, builder, sig, args):
+        v = builder.insert_element(ir.Constant(_VECTOR, None), args[0], ir.IntType(32)(0))
+        return builder.shuffle_vector(v, v, ir.Constant(ir.VectorType(ir.IntType(32), 4), None))
+
+    return _f64x4(types.float64), codegen
+
+
+@intrinsic
+def _lane(typingctx, v, j):
+    """v[j]."""
+
+    def codegen(context, builder, sig, args):
+        return builder.extract_element(*args)
+
+    return types.float64(v, j), codegen
+
+
+@intrinsic
+def _madd(typingctx, s, u, v):
+    """s + u v, the product rounded first (no fused multiply-add)."""
+
+    def codegen(context, builder, sig, args):
+        return builder.fadd(args[0], builder.fmul(args[1], args[2]))
+
+    return _f64x4(_f64x4, _f64x4, _f64x4), codegen
+
+
+def _lanewise(op):
+    """The intrinsic u op v, lane by lane."""
+
+    def typer(typingctx, u, v):
+        return _f64x4(_f64x4, _f64x4), lambda context, builder, sig, args: op(builder, *args)
+
+    typer.__name__ = f"_{op.__name__}"
+    return intrinsic(typer)
+
+
+_sub, _mul, _div = (_lanewise(op) for op in (ir.IRBuilder.fsub, ir.IRBuilder.fmul,
+                                                ir.IRBuilder.fdiv))
+
+
 @numba.njit(cache=True, nogil=True)
-def _fit_all(XT, ks, init, starts, offsets, reg_covar, tol, max_iter, weights_out, means_out,
+def _fit_all(X, ks, init, starts, offsets, reg_covar, tol, max_iter, weights_out, means_out,
              cov_out, lb_out, n_iter_out, conv_out, labels_out, loglik_out):
     """Every restart of every k (``init``'s rows ``starts[g]:starts[g + 1]`` for ``ks[g]``) on
-    the objects ``XT`` (d × n), the best kept in the outputs at ``offsets[g]``; True as soon
+    the objects ``X`` (n × d), the best kept in the outputs at ``offsets[g]``; True as soon
     as a Cholesky factorisation fails."""
-    d, n = XT.shape
+    n, d = X.shape
     kmax = ks.max()
-    block = min(n, max(8, _BLOCK // d))
-    resp, log_prob = np.empty((kmax, n)), np.empty((kmax, n))
+    # XT: features × objects, then zeros up to whole groups of the E-step; Xp: objects ×
+    # features, then zeros up to whole vectors
+    width, padded = -(-n // _GROUP) * _GROUP, -(-d // 4) * 4
+    XT, Xp = np.zeros((d, width)), np.zeros((n, padded))
+    for i in range(n):
+        for a in range(d):
+            XT[a, i] = Xp[i, a] = X[i, a]
+    block = max(8, _BLOCK // padded)
+    ones = np.ones(n)
+    resp, log_prob = np.empty((kmax, width)), np.empty((kmax, width))
     log_norm, top, total = np.empty(n), np.empty(n), np.empty(n)
-    diff, weighted = np.zeros((d + d % 2, n)), np.zeros((d + d % 2, n))
-    acc, sq = np.empty(block), np.empty(block)
+    diff = np.empty((d, _GROUP))
+    centred, weighted = np.empty((block, padded)), np.empty((block, padded))
+    centre, sums = np.zeros(padded), np.empty((padded, padded))
     w, mu = np.empty(kmax), np.empty((kmax, d))
     cov, prec = np.empty((kmax, d, d)), np.empty((kmax, d, d))
     log_det = np.empty(kmax)
@@ -140,8 +246,8 @@ def _fit_all(XT, ks, init, starts, offsets, reg_covar, tol, max_iter, weights_ou
             resp[:k] = 0.0
             for i in range(n):
                 resp[init[r, i], i] = 1.0
-            if not _m_step(XT, resp, k, reg_covar, True, w, mu, cov, prec, log_det, diff,
-                           weighted):
+            if not _m_step(XT, Xp, resp, k, reg_covar, True, w, mu, cov, prec, log_det, ones,
+                           centre, centred, weighted, sums):
                 return True
             lb = -np.inf
             it = 0
@@ -149,10 +255,10 @@ def _fit_all(XT, ks, init, starts, offsets, reg_covar, tol, max_iter, weights_ou
             while it < max_iter:
                 it += 1
                 previous = lb
-                _log_joint(XT, k, w, mu, prec, log_det, log_prob, diff, acc, sq)
+                _log_joint(XT, n, k, w, mu, prec, log_det, log_prob, diff)
                 lb = _normalise(log_prob, k, log_norm, top, total, resp)
-                if not _m_step(XT, resp, k, reg_covar, False, w, mu, cov, prec, log_det, diff,
-                               weighted):
+                if not _m_step(XT, Xp, resp, k, reg_covar, False, w, mu, cov, prec, log_det,
+                               ones, centre, centred, weighted, sums):
                     return True
                 if abs(lb - previous) < tol:
                     converged = True
@@ -168,7 +274,7 @@ def _fit_all(XT, ks, init, starts, offsets, reg_covar, tol, max_iter, weights_ou
             for a in range(d):
                 for b in range(a + 1):
                     cov_out[o + t, a, b] = cov_out[o + t, b, a] = best_cov[t, a, b]
-        _log_joint(XT, k, best_w, best_mu, best_prec, best_log_det, log_prob, diff, acc, sq)
+        _log_joint(XT, n, k, best_w, best_mu, best_prec, best_log_det, log_prob, diff)
         _normalise(log_prob, k, loglik_out[g], top, total, resp)
         for i in range(n):
             best = 0
@@ -180,48 +286,70 @@ def _fit_all(XT, ks, init, starts, offsets, reg_covar, tol, max_iter, weights_ou
 
 
 @numba.njit(cache=True, nogil=True)
-def _dot(u, v):
-    """Σ_i u_i v_i in eight running sums over i mod 8, combined pairwise, then the n mod 8
-    last terms: a fixed order, and independent additions (2.8× a single running sum)."""
-    n = len(u)
-    s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = 0.0
+def _dots(u, v, w, n):
+    """(Σ_{i<n} u_i v_i, Σ_{i<n} u_i w_i), each in eight running sums over i mod 8 (two
+    vectors) combined pairwise, then the n mod 8 last terms: a fixed order, and four
+    independent additions at a time."""
+    s0 = s1 = t0 = t1 = _splat(0.0)
     end = n - n % 8
     for i in range(0, end, 8):
-        s0 += u[i] * v[i]
-        s1 += u[i + 1] * v[i + 1]
-        s2 += u[i + 2] * v[i + 2]
-        s3 += u[i + 3] * v[i + 3]
-        s4 += u[i + 4] * v[i + 4]
-        s5 += u[i + 5] * v[i + 5]
-        s6 += u[i + 6] * v[i + 6]
-        s7 += u[i + 7] * v[i + 7]
-    s = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+        x0, x1 = _load(u, i), _load(u, i + 4)
+        s0, s1 = _madd(s0, x0, _load(v, i)), _madd(s1, x1, _load(v, i + 4))
+        t0, t1 = _madd(t0, x0, _load(w, i)), _madd(t1, x1, _load(w, i + 4))
+    s = (((_lane(s0, 0) + _lane(s0, 1)) + (_lane(s0, 2) + _lane(s0, 3)))
+         + ((_lane(s1, 0) + _lane(s1, 1)) + (_lane(s1, 2) + _lane(s1, 3))))
+    t = (((_lane(t0, 0) + _lane(t0, 1)) + (_lane(t0, 2) + _lane(t0, 3)))
+         + ((_lane(t1, 0) + _lane(t1, 1)) + (_lane(t1, 2) + _lane(t1, 3))))
     for i in range(end, n):
         s += u[i] * v[i]
-    return s
+        t += u[i] * w[i]
+    return s, t
 
 
 @numba.njit(cache=True, nogil=True)
-def _m_step(XT, resp, k, reg_covar, first, w, mu, cov, prec, log_det, diff, weighted):
+def _m_step(XT, Xp, resp, k, reg_covar, first, w, mu, cov, prec, log_det, ones, centre,
+            centred, weighted, sums):
     """N_t, π_t, μ_t, Σ_t (its lower triangle) and P_t of the k components from ``resp``
-    (k × n); False if a Σ_t is not positive definite."""
-    d, n = XT.shape
-    ones = np.ones(n)
+    (k × n); False if a Σ_t is not positive definite. Σ_t's sums by blocks of objects (rows
+    of ``Xp``): their x_i − μ_t and r_it (x_i − μ_t) into ``centred`` and ``weighted``, then
+    the products into ``sums`` by tiles of 4 × 8 or 4 × 4 entries."""
+    n, padded = Xp.shape
+    d = XT.shape[0]
+    block = len(centred)
     for t in range(k):
         r = resp[t]
-        nk = _dot(r, ones) + _TEN_EPS
+        nk, m = _dots(r, ones, XT[0], n)
+        nk += _TEN_EPS
         w[t] = nk
-        for a in range(d):
-            m = _dot(r, XT[a]) / nk
-            mu[t, a] = m
-            for i in range(n):
-                diff[a, i] = XT[a, i] - m
-                weighted[a, i] = r[i] * diff[a, i]
+        mu[t, 0] = centre[0] = m / nk
+        for a in range(1, d, 2):  # two features at a time (the last twice if d is even)
+            b = min(a + 1, d - 1)
+            m, m1 = _dots(r, XT[a], XT[b], n)
+            mu[t, a] = centre[a] = m / nk
+            mu[t, b] = centre[b] = m1 / nk
+        sums[:] = 0.0
+        for lo in range(0, n, block):
+            size = min(block, n - lo)
+            # x_i − μ_t and r_it (x_i − μ_t) of the block's objects, their rows end to end
+            x, e, f = Xp[lo:lo + size].reshape(-1), centred.reshape(-1), weighted.reshape(-1)
+            i, j, ri = lo, 0, _splat(0.0)
+            for q in range(0, size * padded, 4):
+                if j == 0:
+                    ri = _splat(r[i])
+                    i += 1
+                y = _sub(_load(x, q), _load(centre, j))
+                _store(e, q, y)
+                _store(f, q, _mul(ri, y))
+                j = j + 4 if j + 4 < padded else 0
+            for a in range(0, d, 4):  # rows a..a+3: columns 0..a+3, by 8, then 4 if left
+                for b in range(0, a - 3, 8):
+                    _products(weighted, centred, size, a, b, sums)
+                if a % 8 == 0:
+                    _products(weighted, centred, size, a, a, sums, False)
         c = cov[t]
-        _lower_products(weighted, diff, d, c)
         for a in range(d):
             for b in range(a + 1):
-                c[a, b] /= nk
+                c[a, b] = sums[a, b] / nk
             c[a, a] += reg_covar
         if not _precision_cholesky(c, prec[t]):
             return False
@@ -237,27 +365,27 @@ def _m_step(XT, resp, k, reg_covar, first, w, mu, cov, prec, log_det, diff, weig
 
 
 @numba.njit(cache=True, nogil=True)
-def _lower_products(u, v, d, c):
-    """c_ab = Σ_i u_ai v_bi for b ≤ a < d, by 2 × 2 blocks (four running sums over i: they
-    share the loads); ``u`` and ``v`` have an even number of rows, a last one of zeros if d
-    is odd."""
-    n = u.shape[1]
-    for a in range(0, d, 2):
-        u0, u1 = u[a], u[a + 1]
-        for b in range(0, a + 1, 2):
-            v0, v1 = v[b], v[b + 1]
-            s00 = s01 = s10 = s11 = 0.0
-            for i in range(n):
-                s00 += u0[i] * v0[i]
-                s01 += u0[i] * v1[i]
-                s10 += u1[i] * v0[i]
-                s11 += u1[i] * v1[i]
-            c[a, b] = s00
-            if b < a:
-                c[a, b + 1] = s01
-            if a + 1 < d:
-                c[a + 1, b] = s10
-                c[a + 1, b + 1] = s11
+def _products(u, v, m, a, c, s, wide=True):
+    """s[a + p, c:c + 8] += Σ_{i<m} u[i, a + p] v[i, c:c + 8] for p < 4, summed over i in
+    order: eight independent vector sums (four, into s[a + p, c:c + 4], if not ``wide``)."""
+    r0, r1, r2, r3 = s[a], s[a + 1], s[a + 2], s[a + 3]
+    e = c + 4 if wide else c  # (the sums loaded from it are then left unused)
+    t00, t10, t20, t30 = _load(r0, c), _load(r1, c), _load(r2, c), _load(r3, c)
+    t01, t11, t21, t31 = _load(r0, e), _load(r1, e), _load(r2, e), _load(r3, e)
+    for i in range(m):
+        x, y = v[i], u[i]
+        z0, z1, z2, z3 = _splat(y[a]), _splat(y[a + 1]), _splat(y[a + 2]), _splat(y[a + 3])
+        x0 = _load(x, c)
+        t00, t10 = _madd(t00, z0, x0), _madd(t10, z1, x0)
+        t20, t30 = _madd(t20, z2, x0), _madd(t30, z3, x0)
+        if wide:
+            x1 = _load(x, e)
+            t01, t11 = _madd(t01, z0, x1), _madd(t11, z1, x1)
+            t21, t31 = _madd(t21, z2, x1), _madd(t31, z3, x1)
+    for row, t0, t1 in ((r0, t00, t01), (r1, t10, t11), (r2, t20, t21), (r3, t30, t31)):
+        _store(row, c, t0)
+        if wide:
+            _store(row, e, t1)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -297,33 +425,34 @@ def _precision_cholesky(c, p):
 
 
 @numba.njit(cache=True, nogil=True)
-def _log_joint(XT, k, w, mu, prec, log_det, log_prob, diff, acc, sq):
-    """ln π_t + ln N(x_i | μ_t, Σ_t) into ``log_prob`` (k × n), by blocks of objects:
-    y_j = Σ_{a ≤ j} (x_ia − μ_ta) (P_t)_aj, ‖y‖² summed over j in order."""
-    d, n = XT.shape
-    block = len(acc)
+def _log_joint(XT, n, k, w, mu, prec, log_det, log_prob, diff):
+    """ln π_t + ln N(x_i | μ_t, Σ_t) into ``log_prob`` (k × n, and its padding), by groups of
+    16 objects (four vectors): their x_i − μ_t into ``diff``, then y_j = Σ_{a ≤ j} (x_ia −
+    μ_ta) (P_t)_aj summed over a in order, and ‖y‖² over j in order."""
+    d = XT.shape[0]
+    half = _splat(0.5)
     for t in range(k):
         p = prec[t]
-        const = -0.5 * d * _LOG_2PI + log_det[t] + np.log(w[t])
-        for lo in range(0, n, block):
-            m = min(block, n - lo)
+        const = _splat(-0.5 * d * _LOG_2PI + log_det[t] + np.log(w[t]))
+        out = log_prob[t]
+        for g in range(0, n, _GROUP):
             for a in range(d):
-                mta = mu[t, a]
-                for i in range(m):
-                    diff[a, i] = XT[a, lo + i] - mta
-            sq[:m] = 0.0
+                x, e, m = XT[a], diff[a], _splat(mu[t, a])
+                for q in range(0, _GROUP, 4):
+                    _store(e, q, _sub(_load(x, g + q), m))
+            s0 = s1 = s2 = s3 = _splat(0.0)
             for j in range(d):
-                pj = p[0, j]
-                for i in range(m):
-                    acc[i] = diff[0, i] * pj
+                e, z = diff[0], _splat(p[0, j])
+                y0, y1 = _mul(_load(e, 0), z), _mul(_load(e, 4), z)
+                y2, y3 = _mul(_load(e, 8), z), _mul(_load(e, 12), z)
                 for a in range(1, j + 1):
-                    pa = p[a, j]
-                    for i in range(m):
-                        acc[i] += diff[a, i] * pa
-                for i in range(m):
-                    sq[i] += acc[i] * acc[i]
-            for i in range(m):
-                log_prob[t, lo + i] = const - 0.5 * sq[i]
+                    e, z = diff[a], _splat(p[a, j])
+                    y0, y1 = _madd(y0, _load(e, 0), z), _madd(y1, _load(e, 4), z)
+                    y2, y3 = _madd(y2, _load(e, 8), z), _madd(y3, _load(e, 12), z)
+                s0, s1 = _madd(s0, y0, y0), _madd(s1, y1, y1)
+                s2, s3 = _madd(s2, y2, y2), _madd(s3, y3, y3)
+            for q, s in ((0, s0), (4, s1), (8, s2), (12, s3)):
+                _store(out, g + q, _sub(const, _mul(half, s)))
 
 
 @numba.njit(cache=True, nogil=True)
@@ -331,8 +460,8 @@ def _normalise(log_prob, k, log_norm, top, total, resp):
     """ln p(x_i) = ln Σ_t exp(``log_prob``_ti) into ``log_norm`` (the maximum taken out;
     exp(x) = 0 below x = −746, where it underflows) and the responsibilities; returns the
     mean ln p(x_i), the lower bound."""
-    n = log_prob.shape[1]
-    top[:] = log_prob[0]
+    n = len(log_norm)
+    top[:] = log_prob[0, :n]
     for t in range(1, k):
         for i in range(n):
             top[i] = max(top[i], log_prob[t, i])
@@ -345,7 +474,11 @@ def _normalise(log_prob, k, log_norm, top, total, resp):
             total[i] += e
     for i in range(n):
         log_norm[i] = top[i] + np.log(total[i])
-    for t in range(k):
-        for i in range(n):
-            resp[t, i] /= total[i]
-    return _dot(log_norm, np.ones(n)) / n
+    for t in range(k):  # (numba leaves a division scalar)
+        rt = resp[t]
+        for i in range(0, n - 3, 4):
+            _store(rt, i, _div(_load(rt, i), _load(total, i)))
+        for i in range(n - n % 4, n):
+            rt[i] /= total[i]
+    ones = np.ones(n)
+    return _dots(log_norm, ones, ones, n)[0] / n

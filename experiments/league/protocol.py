@@ -1,0 +1,144 @@
+"""What ``league`` computes: its parameters, its tasks and the rows of one task — the code
+its code version holds (nothing here imports its tables, its figures or the show layer)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from mtc_cli.core.datasets import families, real_sets
+from mtc_cli.core.errors import MtcError
+from mtc_cli.run.experiment import Experiment
+from mtc_cli.run.params import param
+from mtc_cli.selection import auto, choice, engine
+from mtc_cli.selection.catalog import AUTO_MODELS, applicable
+from mtc_cli.selection.settings import make_settings
+
+#: the families of the league: the synthetic ones, then real data with classes
+FAMILIES = (*families.FAMILIES, "real")
+#: the task of a data set that runs no model: HDBSCAN's own counts and the dip test
+PROBE = "probe"
+
+
+@dataclass(frozen=True)
+class Params:
+    families: list[str] = param(list(FAMILIES), help="the families of data sets",
+                                choices=list(FAMILIES))
+    sets: int = param(16, help="data sets per synthetic family", min=1)
+    real: list[str] = param(list(real_sets.REAL_SETS), help="the real data sets (each raw "
+                            "and z-scored)", choices=list(real_sets.REAL_SETS))
+    data_seed: int = param(2027, help="the seed the synthetic families are drawn from",
+                           min=0)
+    models: list[str] = param(list(AUTO_MODELS), help="the algorithms (auto: all of them)",
+                              choices=list(AUTO_MODELS))
+    k_max: int = param(15, help="k = 1..k_max offered on every data set (at most half the "
+                                "objects of the smallest)", min=2)
+    splits: int = param(10, help="select: random splits into halves", min=1)
+    references: int = param(10, help="select: gap statistic reference sets", min=2)
+    clest_references: int = param(5, help="select: Clest reference sets", min=1)
+    clest_splits: int = param(5, help="select: Clest learning/test splits", min=1)
+    select_seed: int = param(0, help="the seed of every selection (as mtc select --seed)",
+                             min=0)
+    hdbscan_sizes: list[int] = param([5, 10, 15, 20, 30, 50], help="probe: the "
+                                     "min_cluster_size of HDBSCAN's own counts", min=2)
+
+
+def datasets(p: Params) -> list[dict]:
+    """Every data set as a JSON-able design with ``id``, ``family`` and ``true_k``: ``sets``
+    of each synthetic family (:mod:`mtc_cli.core.datasets.families`), and each real set raw
+    and z-scored (:mod:`mtc_cli.core.datasets.real_sets`)."""
+    out = [d for f in p.families if f != "real"
+           for d in families.designs(f, p.sets, p.data_seed)]
+    if "real" in p.families:
+        out += [d for d in real_sets.designs() if d["name"] in p.real]
+    return out
+
+
+@lru_cache(maxsize=4)
+def _data(design: str) -> tuple[np.ndarray, np.ndarray, int]:
+    d = json.loads(design)
+    return real_sets.make(d) if d["family"] == "real" else families.make(d)
+
+
+def data(design: dict) -> tuple[np.ndarray, np.ndarray, int]:
+    """(X, true groups (−1: a background noise point), true k) of a data set (drawn or read
+    once per process)."""
+    return _data(json.dumps(design, sort_keys=True))
+
+
+def probe(X: np.ndarray, sizes) -> list[dict]:
+    """The rows of a data set's probe: HDBSCAN's own number of clusters (scikit-learn's
+    ``HDBSCAN``, excess of mass, at each ``min_cluster_size``; 1 where every object is
+    noise) and Hartigan's dip test of the first principal component
+    (:func:`mtc_cli.core.criteria.dip.dip_pvalue`): ``score`` its p-value."""
+    from sklearn.cluster import HDBSCAN
+
+    from mtc_cli.core.criteria.dip import dip_pvalue
+    from mtc_cli.selection.projection import pca_2d
+
+    rows = []
+    for m in sizes:
+        labels = HDBSCAN(min_cluster_size=int(m), copy=True).fit_predict(X)
+        found = len(set(labels.tolist()) - {-1})
+        rows.append({"criterion": f"hdbscan_{m}", "k": max(found, 1), "score": found,
+                     "noise": float(np.mean(labels == -1))})
+    dip, p_value = dip_pvalue(pca_2d(X)[:, 0])
+    return rows + [{"criterion": "dip", "k": np.nan, "score": p_value, "dip": dip}]
+
+
+class LeagueProtocol(Experiment):
+    name = "league"
+    description = ("League of families: every algorithm, criterion, rule and peer on data "
+                   "sets of every kind")
+    Params = Params
+    condition = ("dataset", "model")
+
+    def check(self, p: Params) -> None:
+        designs = datasets(p)
+        if not designs:
+            raise MtcError("the league has no data set")
+        smallest = min(d["n"] for d in designs)
+        if p.k_max > smallest // 2:
+            raise MtcError(f"key 'k_max': {p.k_max} exceeds the {smallest // 2} objects of a "
+                           "random half of the smallest data set")
+
+    def paper_targets(self, p: Params) -> bool:
+        return False
+
+    def tasks(self, p: Params) -> list[dict]:
+        options = {k: getattr(p, k) for k in ("k_max", "splits", "references",
+                                              "clest_references", "clest_splits",
+                                              "select_seed")}
+        out = []
+        for d in datasets(p):
+            out += [{"design": d, "model": m, **options} for m in p.models]
+            out.append({"design": d, "model": PROBE, "hdbscan_sizes": list(p.hdbscan_sizes)})
+        return out
+
+    def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
+        design = task["design"]
+        X, _, true_k = data(design)
+        base = {"dataset": design["id"], "model": task["model"], "family": design["family"],
+                "true_k": true_k, "n": X.shape[0], "d": X.shape[1]}
+        if task["model"] == PROBE:
+            return [{**base, **r} for r in probe(X, task["hdbscan_sizes"])]
+        # HDBSCAN's own count is the probe's, at every min_cluster_size
+        criteria = [c for c in applicable(task["model"]) if c != "hdbscan_count"]
+        s = make_settings(task["model"], (1, task["k_max"]), criteria, n=len(X), d=X.shape[1],
+                          **{k: task[k] for k in ("splits", "references", "clest_references",
+                                                  "clest_splits")})
+        rows = engine.run(X, s, task["select_seed"])
+        summary, _ = choice.summarize(rows, s.criteria, k_lo=1, k_hi=s.k_hi, model=s.model)
+        out = [{**base, "criterion": c, "k": k,
+                "score": abs(k - true_k) if np.isfinite(k) else np.nan}
+               for c, k in zip(summary["criterion"], summary["selected_k"], strict=True)]
+        stab = rows[(rows["criterion"] == "stability") & (rows["k"] >= 2)]
+        by_k = stab.assign(k=stab["k"].astype(int)).groupby("k")
+        uniform = by_k["score"].mean() / by_k["random"].mean()
+        out += [{**base, "criterion": "s_perm", "k": int(k), "score": float(v)}
+                for k, v in auto.normalised_stability(rows).items()]
+        return out + [{**base, "criterion": "s_rand", "k": int(k), "score": float(v)}
+                      for k, v in uniform.items() if np.isfinite(v)]

@@ -1,0 +1,346 @@
+"""The tables ``league`` derives from its rows, anew on every run (outside its code version).
+
+Every *candidate* — a criterion of one algorithm, an algorithm's vote under a rule, ``auto``
+under a rule, HDBSCAN's own count, any of them behind a test of k = 1 — gives one k per data
+set. A candidate with parameters fitted on data sets (a vote's rule, ``auto``'s winner rule,
+HDBSCAN's ``min_cluster_size``, the test of k = 1) is scored twice: *in sample* (fitted on
+every family) and *leave one family out* (refitted without each family in turn and scored on
+it). Every score weighs the families equally: the share of a family's data sets where the
+answer is the known k (``hit``) and the mean |k̂ − k| over the data sets answered, then their
+means over the families.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from experiments.league.protocol import FAMILIES, PROBE, Params
+from mtc_cli.selection import answer, auto, voting
+from mtc_cli.selection.catalog import SHAPE_FREE
+
+#: the rows that are curves, not choices
+CURVES = ("s_perm", "s_rand")
+#: the significance levels of the dip test tried as the test of k = 1
+DIP_LEVELS = (0.01, 0.05, 0.1)
+
+
+# --- the data sets as elections -----------------------------------------------------------
+
+@dataclass
+class Election:
+    """One data set: per algorithm its criteria's choices and its S(k)/S_perm(k) curve, and
+    the probe's HDBSCAN counts and dip test."""
+
+    dataset: str
+    family: str
+    true_k: int
+    k_hi: int
+    choices: dict = field(default_factory=dict)   # model → {criterion: k}
+    curves: dict = field(default_factory=dict)    # model → Series over k
+    counts: dict = field(default_factory=dict)    # min_cluster_size → k
+    dip_p: float = np.nan
+
+
+def elections(rows: pd.DataFrame, k_hi: int) -> list[Election]:
+    """The league's rows as one :class:`Election` per data set, in the rows' order."""
+    out = []
+    for (dataset, family, true_k), g in rows.groupby(["dataset", "family", "true_k"],
+                                                    sort=False):
+        e = Election(dataset, family, int(true_k), k_hi)
+        for model, m in g.groupby("model", sort=False):
+            if model == PROBE:
+                for c, k in zip(m["criterion"], m["k"], strict=True):
+                    if c.startswith("hdbscan_"):
+                        e.counts[int(c.split("_")[1])] = float(k)
+                dip = m.loc[m["criterion"] == "dip", "score"]
+                e.dip_p = float(dip.iloc[0]) if len(dip) else np.nan
+                continue
+            picks = m[~m["criterion"].isin(CURVES)]
+            e.choices[model] = dict(zip(picks["criterion"], picks["k"].astype(float),
+                                        strict=True))
+            curve = m[m["criterion"] == "s_perm"]
+            e.curves[model] = pd.Series(curve["score"].to_numpy(float),
+                                        index=curve["k"].astype(int).to_numpy())
+        out.append(e)
+    return out
+
+
+def _choices_frame(es: list[Election], model: str) -> pd.DataFrame:
+    """One model's choices in the form :func:`mtc_cli.selection.voting.fit_rule` takes."""
+    return pd.DataFrame([{"dataset": e.dataset, "family": e.family, "criterion": c, "k": k,
+                          "true_k": e.true_k, "k_hi": e.k_hi}
+                         for e in es if model in e.choices
+                         for c, k in e.choices[model].items()])
+
+
+# --- the candidates -------------------------------------------------------------------------
+
+_FITS: dict = {}
+
+
+def _fitted_rule(model: str, train: list[Election]) -> voting.Rule:
+    """:func:`mtc_cli.selection.voting.fit_rule` of ``model`` on ``train`` (each fit once:
+    the votes, ``auto`` and the tests of k = 1 share them)."""
+    key = (model, tuple(e.dataset for e in train))
+    if key not in _FITS:
+        _FITS[key] = voting.fit_rule(_choices_frame(train, model))[0]
+    return _FITS[key]
+
+
+def _vote(e: Election, model: str, rule: voting.Rule, *, at_least_two: bool = False) -> float:
+    picks = e.choices.get(model, {})
+    if at_least_two:
+        picks = {c: (k if k >= 2 else np.nan) for c, k in picks.items()}
+    return voting.decide(picks, rule, e.k_hi)[0] if picks else np.nan
+
+
+class Candidate:
+    """A way to answer: ``fit(train)`` returns its parameters (None without any) and
+    ``answer(e, params)`` its k on one data set."""
+
+    name = ""
+    kind = ""
+    fitted = False
+
+    def fit(self, train: list[Election]):
+        return None
+
+    def answer(self, e: Election, params) -> float:
+        raise NotImplementedError
+
+
+class Criterion(Candidate):
+    kind = "criterion"
+
+    def __init__(self, model: str, criterion: str):
+        self.model, self.criterion = model, criterion
+        self.name = f"{model} · {criterion}"
+
+    def answer(self, e, params):
+        return e.choices.get(self.model, {}).get(self.criterion, np.nan)
+
+
+#: the votes' rules mtc shipped before this league (fitted by the criteria league on
+#: Milligan–Cooper-like designs): the "today" votes
+BEFORE = Path(__file__).with_name("vote_rule_before.csv")
+
+
+def rule_before(model: str, criteria: list[str]) -> voting.Rule:
+    """The rule ``mtc select`` applied to ``model`` before this league: the stability alone
+    for the shape-free algorithms, the criteria league's fitted rule for k-means and GMMs
+    (:data:`BEFORE`), else the plurality (as :func:`mtc_cli.selection.voting.rule_for`
+    read it then)."""
+    if model in SHAPE_FREE and "stability" in criteria:
+        return voting.stability_rule(criteria)
+    rule = voting.rule_from_table(pd.read_csv(BEFORE), model)
+    return voting.PLURALITY if rule is None else rule
+
+
+class Vote(Candidate):
+    """An algorithm's vote: ``rule`` ``plurality``, ``today`` (the rule mtc shipped before
+    this league, :func:`rule_before`) or ``fitted`` (:func:`mtc_cli.selection.voting.fit_rule`
+    on the training families)."""
+
+    kind = "vote"
+
+    def __init__(self, model: str, rule: str, criteria: list[str]):
+        self.model, self.rule, self.fitted = model, rule, rule == "fitted"
+        self.name = f"{model} · vote ({rule})"
+        self.fixed = (voting.PLURALITY if rule == "plurality" else
+                      rule_before(model, criteria) if rule == "today" else None)
+
+    def fit(self, train):
+        return _fitted_rule(self.model, train) if self.fitted else self.fixed
+
+    def answer(self, e, params):
+        return _vote(e, self.model, params)
+
+
+class Auto(Candidate):
+    """``auto``: the algorithm chosen by the ``winner`` rule of
+    :func:`mtc_cli.selection.auto.choose` (``lowest``: auto as it is) among every
+    algorithm's vote (``today`` or ``fitted``), and its vote."""
+
+    kind = "auto"
+
+    def __init__(self, models: list[str], winner: str, votes: str, criteria: dict):
+        self.models, self.winner, self.votes = models, winner, votes
+        self.fitted = votes == "fitted"
+        self.name = f"auto · {winner} · votes {votes}"
+        self.parts = {m: Vote(m, votes, criteria[m]) for m in models}
+
+    def fit(self, train):
+        return {m: v.fit(train) for m, v in self.parts.items()}
+
+    def answer(self, e, params):
+        votes = {m: _vote(e, m, params[m]) for m in self.models if m in e.choices}
+        curves = {m: e.curves.get(m, pd.Series(dtype=float)) for m in votes}
+        return auto.choose(curves, votes, self.winner)[1]
+
+
+class HdbscanCount(Candidate):
+    """HDBSCAN's own number of clusters at a ``min_cluster_size`` (``None``: the one of the
+    best mean over the training families)."""
+
+    kind = "hdbscan"
+
+    def __init__(self, size: int | None, sizes: list[int]):
+        self.size, self.sizes, self.fitted = size, sizes, size is None
+        self.name = f"HDBSCAN count ({'fitted' if size is None else size})"
+
+    def fit(self, train):
+        if self.size is not None:
+            return self.size
+        return max(self.sizes, key=lambda m: (_mean_hit(train, lambda e: e.counts.get(m)), -m))
+
+    def answer(self, e, params):
+        return e.counts.get(params, np.nan)
+
+
+class Gated(Candidate):
+    """k = 1 as its own question: ``test`` says whether the data have no group structure
+    (``gap``: the gap statistic's 1-s.e. rule chooses 1 (of k-means); ``duda_hart``: Duda
+    & Hart's test chooses 1; ``dip``: Hartigan's dip test of the first principal component
+    does not reject unimodality at ``level``); if it does the answer is 1, else the
+    ``base`` candidate's answer among k ≥ 2 (a vote with every choice of k = 1 left out)."""
+
+    kind = "gated"
+
+    def __init__(self, base: Candidate, test: str, level: float | None = None):
+        self.base, self.test, self.level = base, test, level
+        self.fitted = base.fitted
+        what = f"dip p > {level:g}" if test == "dip" else test
+        self.name = f"{base.name} | k = 1 by {what}"
+
+    def fit(self, train):
+        return self.base.fit(train)
+
+    def says_one(self, e) -> bool:
+        return answer.says_one(self.test, kmeans_choices=e.choices.get("kmeans", {}),
+                               dip_p=e.dip_p, level=self.level or 0.0)
+
+    def answer(self, e, params):
+        if self.says_one(e):
+            return 1.0
+        base = self.base
+        if isinstance(base, Vote):
+            return _vote(e, base.model, params, at_least_two=True)
+        if isinstance(base, Auto):
+            e2 = Election(e.dataset, e.family, e.true_k, e.k_hi,
+                          {m: {c: (k if k >= 2 else np.nan) for c, k in ch.items()}
+                           for m, ch in e.choices.items()}, e.curves, e.counts, e.dip_p)
+            return base.answer(e2, params)
+        k = base.answer(e, params)
+        return k if k >= 2 else np.nan
+
+
+# --- scoring ----------------------------------------------------------------------------
+
+def _mean_hit(es: list[Election], pick) -> float:
+    """The share of data sets where ``pick(e)`` is the true k, averaged over families."""
+    by: dict = {}
+    for e in es:
+        by.setdefault(e.family, []).append(pick(e) == e.true_k)
+    return float(np.mean([np.mean(v) for v in by.values()])) if by else np.nan
+
+
+def answers(candidates: list[Candidate], es: list[Election]) -> pd.DataFrame:
+    """Per candidate and data set: its k in sample (fitted on every family) and leave one
+    family out (``k_lofo``: fitted without the data set's family; = ``k`` for a candidate
+    without parameters)."""
+    families = sorted({e.family for e in es})
+    out = []
+    for cand in candidates:
+        params = cand.fit(es)
+        held = ({f: cand.fit([e for e in es if e.family != f]) for f in families}
+                if cand.fitted else {})
+        for e in es:
+            k = cand.answer(e, params)
+            lofo = cand.answer(e, held[e.family]) if cand.fitted else k
+            out.append({"candidate": cand.name, "kind": cand.kind, "fitted": cand.fitted,
+                        "dataset": e.dataset, "family": e.family, "true_k": e.true_k,
+                        "k": k, "k_lofo": lofo})
+    return pd.DataFrame(out)
+
+
+def league(a: pd.DataFrame) -> pd.DataFrame:
+    """Per candidate: per family the share recovered leave one family out (in sample for
+    the unfitted) and the mean over families, in sample and out; the mean |k̂ − k| over
+    families; best first."""
+    a = a.assign(hit=a["k"] == a["true_k"], hit_lofo=a["k_lofo"] == a["true_k"],
+                 err=(a["k_lofo"] - a["true_k"]).abs())
+    fam = a.pivot_table(index="candidate", columns="family", values="hit_lofo",
+                        aggfunc="mean")
+    fam = fam[[f for f in FAMILIES if f in fam.columns]]
+    per = a.groupby(["candidate", "family"], sort=False)
+    means = pd.DataFrame({
+        "recovered_lofo": per["hit_lofo"].mean().groupby("candidate").mean(),
+        "recovered_in_sample": per["hit"].mean().groupby("candidate").mean(),
+        "mean_abs_error": per["err"].mean().groupby("candidate").mean()})
+    info = a.drop_duplicates("candidate").set_index("candidate")[["kind", "fitted"]]
+    out = info.join(means).join(fam).reset_index()
+    return out.sort_values(["recovered_lofo", "mean_abs_error"], ascending=[False, True],
+                           kind="stable").reset_index(drop=True)
+
+
+def roster(rows: pd.DataFrame, p: Params) -> list[Candidate]:
+    """Every candidate the league scores."""
+    models = [m for m in p.models if m in set(rows["model"])]
+    criteria = {m: list(dict.fromkeys(rows.loc[(rows["model"] == m)
+                                               & ~rows["criterion"].isin(CURVES),
+                                               "criterion"]))
+                for m in models}
+    out: list[Candidate] = [Criterion(m, c) for m in models for c in criteria[m]]
+    votes = {(m, r): Vote(m, r, criteria[m]) for m in models
+             for r in ("plurality", "today", "fitted")}
+    out += list(votes.values())
+    autos = [Auto(models, w, v, criteria) for w in ("lowest", "at_vote", "agreement")
+             for v in ("today", "fitted")]
+    out += autos
+    sizes = list(p.hdbscan_sizes)
+    out += [HdbscanCount(m, sizes) for m in sizes] + [HdbscanCount(None, sizes)]
+    bases = [votes[(m, "fitted")] for m in models] + autos
+    tests = [("gap", None), ("duda_hart", None), *(("dip", a) for a in DIP_LEVELS)]
+    out += [Gated(b, t, a) for b in bases for t, a in tests]
+    return out
+
+
+# --- the experiment's hooks ---------------------------------------------------------------
+
+def _answers(rows: pd.DataFrame, p: Params) -> pd.DataFrame:
+    return answers(roster(rows, p), elections(rows, p.k_max))
+
+
+def summarize(exp, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
+    """Per data set × candidate: its k (leave one family out) and the true k."""
+    a = _answers(rows, p)
+    return a.rename(columns={"k_lofo": "selected_k"}).assign(
+        criterion=a["candidate"], selected_k_q25=a["k_lofo"], selected_k_q75=a["k_lofo"],
+        n_reps=1)
+
+
+def tables(exp, rows, summary, p: Params) -> dict:
+    """``league``: per candidate the share recovered per family and over families (leave
+    one family out and in sample) and the mean |k̂ − k|; ``vote_rule``: every algorithm's
+    vote fitted on every family (what mtc ships, :data:`mtc_cli.selection.voting.RULE_FILE`)."""
+    a = summary.rename(columns={"selected_k": "k_lofo"})
+    es = elections(rows, p.k_max)
+    models = [m for m in p.models if m in set(rows["model"])]
+    rules = {m: voting.fit_rule(_choices_frame(es, m)) for m in models if m != PROBE}
+    return {"league": league(a.assign(k=a["k"])), "vote_rule": voting.rule_table(rules)}
+
+
+def report(exp, summary, p: Params, run_dir) -> str:
+    table = pd.read_csv(Path(run_dir) / "league.csv")
+    cols = ["candidate", "recovered_lofo", "recovered_in_sample", "mean_abs_error",
+            *[f for f in FAMILIES if f in table.columns]]
+    with pd.option_context("display.width", 250, "display.max_colwidth", 60,
+                           "display.float_format", "{:.2f}".format):
+        return ("League of families (share recovered, families weighted equally; fitted "
+                "candidates leave one family out), the 40 best:\n"
+                + table[cols].head(40).to_string(index=False))
+
