@@ -580,29 +580,25 @@ def keys(name, plugins):
 @click.option("--readme", "--doc", "files", multiple=True,
               type=click.Path(dir_okay=False, path_type=Path),
               help="A file whose blocks between <!-- targets:start --> and <!-- targets:end "
-              "--> (and <!-- league:start/end -->), numbers <!--n:NAME-->…<!--/n-->, "
-              "<!-- table:NAME:start/end --> and <!-- notes:NAME:start/end --> blocks are "
-              "rewritten from RESULTS_DIR; repeat it for every file (README.md, docs/*.md, "
-              "experiments/*/NOTES.md). A targets or league block marked in none of them is "
-              "an error.")
+              "-->, numbers <!--n:NAME-->…<!--/n-->, <!-- table:NAME:start/end --> and "
+              "<!-- notes:NAME:start/end --> blocks are rewritten from RESULTS_DIR; repeat it "
+              "for every file (README.md, docs/*.md, experiments/*/NOTES.md). A targets block "
+              "marked in none of them is an error.")
 @click.option("--check", is_flag=True,
               help="Write nothing: name each file and block that is out of date and exit 1 "
               "(0 when every block is up to date).")
 @_one_line_errors
 def report(results_dir, files, check):
-    """Collect every run's targets.csv under RESULTS_DIR into the reproduction table (and
-    the criteria league's table, if that run exists); print them, or write them into the
-    files given with every number, table and notes block they hold (defined in
-    docs/numbers/*.yaml and experiments/*/numbers.yaml beside RESULTS_DIR)."""
-    from mtc_cli.show.docs import league_table, reproduction_table, update_files
+    """Collect every run's targets.csv under RESULTS_DIR into the reproduction table;
+    print it, or write it into the files given with every number, table and notes block
+    they hold (defined in docs/numbers/*.yaml and experiments/*/numbers.yaml beside
+    RESULTS_DIR)."""
+    from mtc_cli.show.docs import reproduction_table, update_files
     from mtc_cli.show.numbers import Renderer
 
     if check and not files:
         raise MtcError("--check compares the files given with --readme FILE; none given")
     tables = {"targets": reproduction_table(results_dir)}
-    league = league_table(results_dir)
-    if league is not None:
-        tables["league"] = league
     if not files:
         click.echo("\n\n".join(tables.values()))
         return

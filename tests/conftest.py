@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: configs whose quick profile takes longest: their two runs in tests/run/test_determinism.py
 #: (10–21 s on a quiet 2-core machine, the others ≤ 5 s) are left to ``pytest -m slow``
-SLOW_DETERMINISM = {"criteria_league", "pac_mdl_text", "stability_toy", "wasc_gmm_annealing",
+SLOW_DETERMINISM = {"league", "pac_mdl_text", "stability_toy", "wasc_gmm_annealing",
                     "wasc_phase_transitions"}
 
 

@@ -269,20 +269,24 @@ def answers(candidates: list[Candidate], es: list[Election]) -> pd.DataFrame:
 
 def league(a: pd.DataFrame) -> pd.DataFrame:
     """Per candidate: per family the share recovered leave one family out (in sample for
-    the unfitted) and the mean over families, in sample and out; the mean |k̂ − k| over
-    families; best first."""
+    the unfitted) and the mean over families, in sample and out; the mean |k̂ − k| per
+    family (``error_<family>``, over the data sets answered) and over families; the data
+    sets without an answer; best first."""
     a = a.assign(hit=a["k"] == a["true_k"], hit_lofo=a["k_lofo"] == a["true_k"],
                  err=(a["k_lofo"] - a["true_k"]).abs())
+    fams = [f for f in FAMILIES if f in set(a["family"])]
     fam = a.pivot_table(index="candidate", columns="family", values="hit_lofo",
-                        aggfunc="mean")
-    fam = fam[[f for f in FAMILIES if f in fam.columns]]
+                        aggfunc="mean")[fams]
+    err = a.pivot_table(index="candidate", columns="family", values="err", aggfunc="mean",
+                        dropna=False).reindex(columns=fams).add_prefix("error_")
     per = a.groupby(["candidate", "family"], sort=False)
     means = pd.DataFrame({
         "recovered_lofo": per["hit_lofo"].mean().groupby("candidate").mean(),
         "recovered_in_sample": per["hit"].mean().groupby("candidate").mean(),
-        "mean_abs_error": per["err"].mean().groupby("candidate").mean()})
+        "mean_abs_error": per["err"].mean().groupby("candidate").mean(),
+        "no_answer": a.groupby("candidate")["k_lofo"].apply(lambda k: int(k.isna().sum()))})
     info = a.drop_duplicates("candidate").set_index("candidate")[["kind", "fitted"]]
-    out = info.join(means).join(fam).reset_index()
+    out = info.join(means).join(fam).join(err).reset_index()
     return out.sort_values(["recovered_lofo", "mean_abs_error"], ascending=[False, True],
                            kind="stable").reset_index(drop=True)
 

@@ -28,7 +28,10 @@ import numpy as np
 import pandas as pd
 
 #: the columns of the decision table
-COLUMNS = ("model", "min_stability", "stability_k", "vote_k", "winner", "margin")
+COLUMNS = ("model", "min_stability", "stability_k", "vote_k", "at_vote", "backers",
+           "winner", "margin")
+#: how ``auto`` picks among the algorithms (:func:`decide`)
+WINNER_RULES = ("lowest", "at_vote", "agreement")
 
 
 def normalised_stability(rows: pd.DataFrame) -> pd.Series:
@@ -41,30 +44,61 @@ def normalised_stability(rows: pd.DataFrame) -> pd.Series:
     return out[np.isfinite(out)]
 
 
-def decide(stabilities: dict, votes: dict) -> pd.DataFrame:
+def decide(stabilities: dict, votes: dict, rule: str = "lowest") -> pd.DataFrame:
     """The decision table, one row per algorithm in the order of ``stabilities`` (model →
     :func:`normalised_stability`): its lowest value and the k of it (ties: the largest k,
-    as the stability's own rule), its vote (``votes``: model → voted k, NaN: none),
-    ``winner`` (the lowest; ties: the largest k of it, then the first) and, on the winner's
-    row, its ``margin``: the next lowest minus its own (0 for a tie; NaN with one
-    algorithm)."""
+    as the stability's own rule), its vote (``votes``: model → voted k, NaN: none), its
+    curve at its voted k (``at_vote``), how many algorithms vote its k (``backers``), the
+    ``winner`` by ``rule`` (:data:`WINNER_RULES`) and, for ``lowest``, on the winner's row
+    its ``margin``: the next lowest minimum minus its own (0 for a tie; NaN with one
+    algorithm).
+
+    - ``lowest``: the lowest minimum (Lange et al.'s comparison of two algorithms on one
+      data set); ties: the largest k of it, then the first;
+    - ``at_vote``: the lowest curve at the algorithm's own voted k ≥ 2 (how stable the
+      answer it gives is, not its most stable k); ties: the first;
+    - ``agreement``: the k voted by the most algorithms, and of its algorithms the one of
+      lowest minimum (ties: the smaller k, then the first)."""
+    if rule not in WINNER_RULES:
+        raise ValueError(f"unknown winner rule {rule!r}: one of {', '.join(WINNER_RULES)}")
     rows = []
+    voted = {m: float(votes.get(m, np.nan)) for m in stabilities}
     for model, curve in stabilities.items():
         low = float(curve.min()) if len(curve) else np.nan
         k = float(curve.index[curve == low].max()) if len(curve) else np.nan
-        rows.append({"model": model, "min_stability": low, "stability_k": k,
-                     "vote_k": float(votes.get(model, np.nan)), "winner": False,
-                     "margin": np.nan})
+        v = voted[model]
+        at = float(curve.get(int(v), np.nan)) if np.isfinite(v) and v >= 2 else np.nan
+        rows.append({"model": model, "min_stability": low, "stability_k": k, "vote_k": v,
+                     "at_vote": at,
+                     "backers": sum(np.isfinite(v) and w == v for w in voted.values()),
+                     "winner": False, "margin": np.nan})
     table = pd.DataFrame(rows, columns=list(COLUMNS))
-    finite = table["min_stability"].notna()
-    if finite.any():
-        tied = table[finite & (table["min_stability"] == table["min_stability"].min())]
-        best = int(tied.index[int(np.argmax(tied["stability_k"].to_numpy()))])
+    best = _winner_row(table, rule)
+    if best is not None:
         table.loc[best, "winner"] = True
+        finite = table["min_stability"].notna()
         others = table.loc[finite & (table.index != best), "min_stability"]
-        if len(others):
+        if rule == "lowest" and len(others):
             table.loc[best, "margin"] = float(others.min() - table.loc[best, "min_stability"])
     return table
+
+
+def _winner_row(table: pd.DataFrame, rule: str) -> int | None:
+    """The index of :func:`decide`'s winner by ``rule`` (None: no algorithm qualifies)."""
+    if rule == "lowest":
+        ok = table[table["min_stability"].notna()]
+        if ok.empty:
+            return None
+        tied = ok[ok["min_stability"] == ok["min_stability"].min()]
+        return int(tied.index[int(np.argmax(tied["stability_k"].to_numpy()))])
+    if rule == "at_vote":
+        ok = table[table["at_vote"].notna()]
+        return None if ok.empty else int(ok["at_vote"].idxmin())
+    ok = table[table["vote_k"].notna() & (table["backers"] == table["backers"].max())]
+    if ok.empty or not np.isfinite(ok["vote_k"]).any():
+        return None
+    low = ok["min_stability"].fillna(np.inf)
+    return int(ok.assign(low=low).sort_values(["low", "vote_k"], kind="stable").index[0])
 
 
 #: why an algorithm whose stability rows are all finite has no finite S(k)/S_perm(k)
@@ -82,49 +116,11 @@ def unranked(table: pd.DataFrame, notes: dict) -> dict[str, str]:
     return {m: why(notes.get(m)) for m in table.loc[table["min_stability"].isna(), "model"]}
 
 
-#: how ``auto`` picks among the algorithms (:func:`choose`)
-WINNER_RULES = ("lowest", "at_vote", "agreement")
-
-
 def choose(curves: dict, votes: dict, rule: str = "lowest") -> tuple[str | None, float]:
-    """(the algorithm, its voted k) that ``auto`` answers with, from each algorithm's
-    S(k)/S_perm(k) curve (``curves``: model → Series over k) and vote (``votes``: model →
-    k, NaN: none), by ``rule``:
-
-    - ``lowest``: the algorithm of lowest minimum of its curve (:func:`decide`, Lange et
-      al.'s comparison of two algorithms on one data set);
-    - ``at_vote``: the algorithm whose curve is lowest at its own voted k ≥ 2 (how stable
-      the answer it gives is, not its most stable k);
-    - ``agreement``: the k voted by the most algorithms, and among them the algorithm of
-      lowest minimum (ties: the smaller k).
-    (None, NaN) when no algorithm qualifies."""
-    if rule == "lowest":
-        return winner(decide(curves, votes))
-    if rule == "at_vote":
-        at = {m: float(curves[m].get(int(k), np.nan)) for m, k in votes.items()
-              if np.isfinite(k) and k >= 2 and m in curves}
-        at = {m: v for m, v in at.items() if np.isfinite(v)}
-        if not at:
-            return None, np.nan
-        best = min(at, key=lambda m: (at[m], list(votes).index(m)))
-        return best, float(votes[best])
-    if rule != "agreement":
-        raise ValueError(f"unknown winner rule {rule!r}: one of {', '.join(WINNER_RULES)}")
-    backers: dict = {}
-    for m, k in votes.items():
-        if np.isfinite(k):
-            backers.setdefault(float(k), []).append(m)
-    if not backers:
-        return None, np.nan
-    top = max(len(v) for v in backers.values())
-
-    def lowest(m) -> float:
-        c = curves.get(m)
-        return float(c.min()) if c is not None and len(c) else np.inf
-
-    tied = {k: min(ms, key=lowest) for k, ms in backers.items() if len(ms) == top}
-    k = min(tied, key=lambda k: (lowest(tied[k]), k))
-    return tied[k], k
+    """(the algorithm, its voted k) that ``auto`` answers with by ``rule``, from each
+    algorithm's S(k)/S_perm(k) curve (``curves``: model → Series over k) and vote
+    (``votes``: model → k, NaN: none): :func:`winner` of :func:`decide`."""
+    return winner(decide(curves, votes, rule))
 
 
 def winner(table: pd.DataFrame) -> tuple[str | None, float]:

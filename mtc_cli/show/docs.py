@@ -1,7 +1,6 @@
-"""The tables of the README and docs/ built from committed runs: the reproduction table
-(every run's ``targets.csv``) and the league table of the criteria
-(``criteria_league/league.csv``), each written between its markers in whichever of the given
-files hold them."""
+"""The table of the README and docs/ built from committed runs: the reproduction table
+(every run's ``targets.csv``), written between its markers in whichever of the given files
+hold it (the league's tables are table blocks of :mod:`mtc_cli.show.numbers`)."""
 
 from __future__ import annotations
 
@@ -15,18 +14,8 @@ from mtc_cli.core.files import atomic_write_text
 from mtc_cli.show.numbers import Renderer, render_blocks, render_spans
 from mtc_cli.show.tables import markdown_table
 
-MARKERS = {"targets": ("<!-- targets:start -->", "<!-- targets:end -->"),
-           "league": ("<!-- league:start -->", "<!-- league:end -->")}
+MARKERS = {"targets": ("<!-- targets:start -->", "<!-- targets:end -->")}
 START, END = MARKERS["targets"]
-#: the league's columns in the README, with their headings
-LEAGUE_COLUMNS = {"model": "model", "rank": "rank", "criterion": "criterion",
-                  "recovered": "k̂ = k (all)", "recovered_k_ge_2": "k̂ = k (k ≥ 2)",
-                  "mean_abs_error": "mean |k̂ − k|", "milligan_cooper": "Milligan–Cooper",
-                  "one_cluster": "one cluster", "elongated": "elongated",
-                  "unequal_variance": "unequal variances", "real": "real (4)",
-                  "n_datasets": "data sets"}
-
-
 def tagged_claims(targets: pd.DataFrame) -> list[str]:
     """Each claim, tagged ``(derived)`` or ``(ours)`` when it is not the paper's own."""
     kinds = targets["kind"] if "kind" in targets else pd.Series("paper", index=targets.index)
@@ -93,57 +82,6 @@ def reproduction_table(results_dir: Path) -> str:
                           "ours": df["observed"], "holds": status,
                           "why not": why.where(status != "yes", "")})
     return f"{count_line(df)}.\n\n" + markdown_table(table)
-
-
-def _shares(df: pd.DataFrame) -> pd.DataFrame:
-    """The share columns of a league table as percentages (– where undefined)."""
-    out = df.copy()
-    for c in ("recovered", "recovered_k_ge_2", "milligan_cooper", "one_cluster", "elongated",
-              "unequal_variance", "real"):
-        if c in out.columns:
-            out[c] = [("–" if pd.isna(v) else f"{100 * v:.0f} %") for v in out[c]]
-    return out
-
-
-def league_table(results_dir: Path) -> str | None:
-    """The league table of ``results_dir/criteria_league/league.csv`` in markdown (shares
-    as percentages; the test half where the run has halves), then the peers beside mtc's
-    votes on the same data sets (``results_dir/benchmarks/league_with_peers.csv``, written
-    by ``tests/benchmarks/bench_peers.py --beside-league``), or None if there is no run."""
-    path = Path(results_dir) / "criteria_league" / "league.csv"
-    if not path.is_file():
-        return None
-    df = pd.read_csv(path)
-    if "half" in df.columns:
-        df = df[df["half"] == "test"]
-    out = _shares(df[[c for c in LEAGUE_COLUMNS if c in df.columns]])
-    out["mean_abs_error"] = [f"{v:.2f}" for v in out["mean_abs_error"]]
-    out["criterion"] = [f"**{c}**" if c == "vote" else c for c in out["criterion"]]
-    text = markdown_table(out.rename(columns=LEAGUE_COLUMNS))
-    peers = Path(results_dir) / "benchmarks" / "league_with_peers.csv"
-    if "half" not in df.columns or not peers.is_file():
-        return text
-    both = pd.read_csv(peers)
-    both = both[both["half"] == "test"]
-    ours = both[both["tool"] == "mtc"].set_index(["model", "criterion"])["recovered"]
-    committed = df.set_index(["model", "criterion"])["recovered"]
-    if not ours.sort_index().equals(committed.sort_index()):
-        raise MtcError(f"{peers}: its mtc rows are not those of {path}; rerun "
-                       "tests/benchmarks/bench_peers.py --beside-league")
-    votes = both["criterion"].isin(["vote", "plurality"])
-    members = both[(both["tool"] == "mtc") & ~votes]
-    best = both[(both["tool"] == "peer") | votes
-                | both.index.isin(members.groupby("model")["recovered"].idxmax())]
-    cols = ["tool", "model", "criterion", "recovered", "recovered_k_ge_2", "mean_abs_error",
-            "milligan_cooper", "one_cluster", "elongated", "unequal_variance", "real",
-            "n_datasets"]
-    best = _shares(best[[c for c in cols if c in best.columns]].fillna({"model": ""}))
-    if "mean_abs_error" in best.columns:
-        best["mean_abs_error"] = [f"{v:.2f}" for v in best["mean_abs_error"]]
-    best["criterion"] = [f"**{c}**" if c == "vote" else c for c in best["criterion"]]
-    heads = {**LEAGUE_COLUMNS, "tool": "tool"}
-    return (text + "\n\nThe peers on the same data sets (test half), beside mtc's votes and "
-            "best single criterion per model:\n\n" + markdown_table(best.rename(columns=heads)))
 
 
 def _marker_lines(text: str, marker: str) -> list[int]:

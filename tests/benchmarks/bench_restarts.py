@@ -1,15 +1,15 @@
 """Benchmark: how many restarts should every k-means and GMM fit of ``mtc select`` make?
 League hits against time for ``n_init`` ∈ {1, 3, 5, 10}, per model.
 
-The data sets are a stratified part of the criteria league's suite (its generators and
-scikit-learn's data; ``configs/criteria_league.yaml``): Milligan–Cooper designs with 3 and
-5 clusters in 4 and 8 dimensions, equal sizes or one cluster of 10 %, error-free or with
-20 % outliers (one replication: 16 data sets), the elongated and the unequal-variance
-design with 3 clusters in 4 dimensions, iris and wine — 20 data sets. Each (data set,
-model, n_init) is one selection of the league (k = 1..12, every criterion, mtc select's
-other defaults, ``select_seed`` 0), timed in CPU seconds on one core with one BLAS
-thread; the runs share two worker processes, so the times of the n_init values are
-measured in one run under the same load.
+The data sets: 16 Milligan–Cooper designs of the league of families
+(:func:`mtc_cli.core.datasets.families.designs`, seed 2027) and iris and wine z-scored
+(:mod:`mtc_cli.core.datasets.real_sets`) — 18 data sets. Each (data set, model, n_init) is
+one selection of every criterion (k = 1..12, mtc select's other defaults, seed 0), timed in
+CPU seconds on one core with one BLAS thread; the runs share two worker processes, so the
+times of the n_init values are measured in one run under the same load. (The committed
+``restarts.csv`` of 2026-11-26 was measured on the criteria league's suite before that
+league was replaced: 16 Milligan–Cooper designs, an elongated and an unequal-variance one,
+iris and wine.)
 
 Writes ``results/benchmarks/restarts.csv`` (per model × n_init × criterion: data sets,
 hits, mean |k̂ − k|, summed selection time in seconds) and ``restarts_runs.csv`` (every
@@ -27,38 +27,41 @@ import pandas as pd
 from joblib import Parallel, delayed
 from threadpoolctl import threadpool_limits
 
-import experiments.criteria_league as league
-from experiments.criteria_league import Suite
+from mtc_cli.core.datasets import families, real_sets
+from mtc_cli.selection import choice, engine
+from mtc_cli.selection.settings import make_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 N_INITS = (1, 3, 5, 10)
 MODELS = ("kmeans", "gmm")
-SUITE = Suite(families=["milligan_cooper", "elongated", "unequal_variance"], reps=1,
-              n_clusters=[3, 5], n_dims=[4, 8], sizes=["equal", "one_10pct"],
-              errors=["none", "outliers"], real=["iris", "wine"])
+
+
+def designs() -> list[dict]:
+    return (families.designs("milligan_cooper", 16, 2027)
+            + [d for d in real_sets.designs() if d["name"] in ("iris", "wine")
+               and d["standardize"]])
 
 
 def one(design: dict, model: str, n_init: int) -> list[dict]:
-    task = {"design": design, "model": model, "k_max": 12, "splits": 10, "references": 10,
-            "clest_references": 5, "clest_splits": 5, "n_init": n_init,
-            "covariance_type": "full", "select_seed": 0}
+    X, _, true_k = (real_sets.make(design) if design["family"] == "real"
+                    else families.make(design))
     start = time.process_time()
     with threadpool_limits(limits=1):
-        rows = league.experiment.run_task(task, np.random.default_rng(0))
+        s = make_settings(model, (1, 12), None, n=len(X), d=X.shape[1], n_init=n_init)
+        summary, _ = choice.summarize(engine.run(X, s, 0), s.criteria, k_lo=1, k_hi=12,
+                                      model=model)
     seconds = time.process_time() - start
-    return [{"dataset": r["dataset"], "family": r["family"], "model": model,
-             "n_init": n_init, "criterion": r["criterion"], "k": r["k"],
-             "true_k": r["true_k"], "abs_error": r["score"], "seconds": seconds}
-            for r in rows]
+    return [{"dataset": design["id"], "family": design["family"], "model": model,
+             "n_init": n_init, "criterion": c, "k": k, "true_k": true_k,
+             "abs_error": abs(k - true_k) if np.isfinite(k) else np.nan, "seconds": seconds}
+            for c, k in zip(summary["criterion"], summary["selected_k"], strict=True)]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("-j", "--jobs", type=int, default=2)
     args = parser.parse_args()
-    designs = [d for d in league.datasets(SUITE)
-               if d["family"] not in ("elongated", "unequal_variance") or "-k3-d4-" in d["id"]]
-    work = [(d, m, n) for d in designs for m in MODELS for n in N_INITS]
+    work = [(d, m, n) for d in designs() for m in MODELS for n in N_INITS]
     # heaviest first (many restarts, GMMs), so that no core idles at the end
     work.sort(key=lambda w: (-w[2] * (5 if w[1] == "gmm" else 1)))
     parts = Parallel(n_jobs=args.jobs, batch_size=1, verbose=5)(
