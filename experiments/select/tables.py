@@ -18,7 +18,7 @@ from experiments.select.protocol import (
     selections,
     settings,
 )
-from mtc_cli.selection import auto, choice, engine, voting
+from mtc_cli.selection import answer, auto, choice, engine
 from mtc_cli.selection.catalog import CLUSTERING
 from mtc_cli.selection.settings import Settings
 
@@ -40,11 +40,6 @@ def _summaries(rows: pd.DataFrame, p: Params, true_k=None) -> dict:
     return out
 
 
-def _voted(summary: pd.DataFrame, s: Settings) -> pd.DataFrame:
-    return voting.decide(choice.choices(summary), voting.rule_for(s.model, s.criteria),
-                         s.k_hi)[1]
-
-
 def summarize(exp, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
     """One row per criterion (``auto``: per algorithm and criterion, ``model`` first)."""
     parts = _summaries(rows, p, _true_k(p))
@@ -64,27 +59,27 @@ def tables(exp, rows, summary, p: Params, *, seed: int) -> dict:
     and the projection of the winner's clustering at its voted k."""
     parts = _summaries(rows, p, _true_k(p))
     models = selections(p)
-    votes = {m: _voted(parts[m][0], s) for m, s in models.items()}
     key = _data_key(p)
-    if p.model == "auto":
-        curves = {m: auto.normalised_stability(rows[rows["model"] == m]) for m in models}
-        decision = auto.decide(curves, {m: _k_of(v) for m, v in votes.items()})
-        out = {"curves": _stacked({m: c for m, (_, c) in parts.items()}),
-               "vote": _stacked(votes), "auto": decision,
-               "stability": pd.concat([pd.DataFrame({"model": m, "k": c.index,
-                                                     "value": c.to_numpy()})
-                                       for m, c in curves.items()], ignore_index=True)}
-        best, k = auto.winner(decision)
-        if best is not None and np.isfinite(k):
-            out["projection"] = _projection(key, models[best], p.tfidf, int(k), seed)
-        return out
-    (s,) = models.values()
-    vote = votes[s.model]
-    out = {"curves": parts[s.model][1], "vote": vote}
+    auto_mode = p.model == "auto"
+    found, votes, decision = answer.find(
+        _matrix(*key, next(iter(models)), p.tfidf),
+        {m: rows[rows["model"] == m] if auto_mode else rows for m in models},
+        {m: parts[m][0] for m in models}, models, auto_mode=auto_mode)
+    out = {"curves": _stacked({m: c for m, (_, c) in parts.items()}) if auto_mode
+           else parts[next(iter(models))][1],
+           "vote": _stacked(votes) if auto_mode else next(iter(votes.values())),
+           "answer": pd.DataFrame([found.row()])}
+    if auto_mode:
+        out["auto"] = decision
+        out["stability"] = pd.concat(
+            [pd.DataFrame({"model": m, "k": c.index, "value": c.to_numpy()})
+             for m, c in ((m, auto.normalised_stability(rows[rows["model"] == m]))
+                          for m in models)], ignore_index=True)
+    s = models[found.model] if found.model in models else next(iter(models.values()))
     if s.model not in CLUSTERING:
         out["spectrum"] = _spectrum(_matrix(*key, s.model, p.tfidf))
-    elif np.isfinite(_k_of(vote)):
-        out["projection"] = _projection(key, s, p.tfidf, int(_k_of(vote)), seed)
+    elif np.isfinite(found.k):
+        out["projection"] = _projection(key, s, p.tfidf, int(found.k), seed)
     return out
 
 
@@ -93,11 +88,18 @@ def report(exp, summary: pd.DataFrame, p: Params, run_dir: Path) -> str:
 
     data = _read(*_data_key(p))
     vote = pd.read_csv(Path(run_dir) / "vote.csv")
+    found = _found(Path(run_dir))
     if p.model == "auto":
         taken, left = auto_selections(p)
         return auto_report(summary, taken, data, vote,
-                           pd.read_csv(Path(run_dir) / "auto.csv"), left)
-    return terminal_report(summary, settings(p), data, vote)
+                           pd.read_csv(Path(run_dir) / "auto.csv"), left, found)
+    return terminal_report(summary, settings(p), data, vote, found)
+
+
+def _found(run_dir: Path) -> dict | None:
+    """The row of ``answer.csv`` (None for a run made before it was written)."""
+    path = run_dir / "answer.csv"
+    return pd.read_csv(path).iloc[0].to_dict() if path.is_file() else None
 
 
 def summary_json(exp, outcome) -> dict:
@@ -111,19 +113,13 @@ def summary_json(exp, outcome) -> dict:
     if p.model == "auto":
         taken, left = auto_selections(p)
         return auto_json(outcome.summary, taken, data, vote,
-                         pd.read_csv(run_dir / "auto.csv"), run_dir, left)
-    return summary_json(outcome.summary, settings(p), data, vote, run_dir)
+                         pd.read_csv(run_dir / "auto.csv"), run_dir, left, _found(run_dir))
+    return summary_json(outcome.summary, settings(p), data, vote, run_dir, _found(run_dir))
 
 
 def _true_k(p: Params):
     labels = _read(*_data_key(p)).labels
     return None if labels is None else len(np.unique(labels))
-
-
-def _k_of(vote: pd.DataFrame) -> float:
-    """The voted k of a vote table (NaN: none)."""
-    voted = vote.loc[vote["voted"], "k"]
-    return float(voted.iloc[0]) if len(voted) else np.nan
 
 
 def _stacked(tables: dict) -> pd.DataFrame:

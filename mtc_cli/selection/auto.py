@@ -32,6 +32,10 @@ COLUMNS = ("model", "min_stability", "stability_k", "vote_k", "at_vote", "backer
            "winner", "margin")
 #: how ``auto`` picks among the algorithms (:func:`decide`)
 WINNER_RULES = ("lowest", "at_vote", "agreement")
+#: each rule in words
+RULE_WORDS = {"lowest": "the lowest minimum of S(k)/S_perm(k)",
+              "at_vote": "the lowest S(k)/S_perm(k) at its own voted k",
+              "agreement": "the k most algorithms vote, the most stable of them"}
 
 
 def normalised_stability(rows: pd.DataFrame) -> pd.Series:
@@ -114,6 +118,25 @@ def unranked(table: pd.DataFrame, notes: dict) -> dict[str, str]:
         return note if isinstance(note, str) and note else ZERO_BASELINE
 
     return {m: why(notes.get(m)) for m in table.loc[table["min_stability"].isna(), "model"]}
+
+
+def runner_up(table: pd.DataFrame, rule: str = "lowest") -> tuple[str | None, float]:
+    """(the algorithm, its voted k) that :func:`decide` would have chosen by ``rule`` had the
+    winner not run (with ``agreement``: had no algorithm voted the winner's k), and of
+    another k than the winner's; (None, NaN) if none."""
+    won = table[table["winner"]]
+    if won.empty:
+        return None, np.nan
+    k = won["vote_k"].iloc[0]
+    rest = table[(table["vote_k"] != k) & ~table["winner"]]
+    if rule == "agreement":
+        votes = dict(zip(rest["model"], rest["vote_k"], strict=True))
+        rest = rest.assign(backers=[sum(w == v for w in votes.values()) for v in votes.values()])
+    best = _winner_row(rest.reset_index(drop=True), rule) if len(rest) else None
+    if best is None:
+        return None, np.nan
+    row = rest.reset_index(drop=True).loc[best]
+    return str(row["model"]), float(row["vote_k"])
 
 
 def choose(curves: dict, votes: dict, rule: str = "lowest") -> tuple[str | None, float]:

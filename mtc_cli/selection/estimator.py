@@ -11,7 +11,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_consistent_length, validate_data
 
 from mtc_cli.core.errors import MtcError
-from mtc_cli.selection import auto, choice, engine, voting
+from mtc_cli.selection import answer, auto, choice, engine
 from mtc_cli.selection.catalog import AUTO_MODELS, CLUSTERING, CRITERIA, MODELS
 from mtc_cli.selection.settings import check_data, make_settings, parse_range
 
@@ -142,10 +142,12 @@ class OrderSelector(BaseEstimator):
             self.results_, settings.criteria, k_lo=settings.k_lo, k_hi=settings.k_hi,
             model=settings.model, true_k=true_k, ps_threshold=settings.ps_threshold,
             coverage=settings.coverage, increment_tol=settings.increment_tol)
-        rule = voting.rule_for(settings.model, settings.criteria)
-        voted, tally = voting.decide(choice.choices(self.summary_), rule, settings.k_hi)
+        m = settings.model
+        found, tallies, _ = answer.find(X, {m: self.results_}, {m: self.summary_},
+                                        {m: settings}, auto_mode=False)
+        tally = tallies[m]
         self.tally_ = dict(zip(tally["k"].tolist(), tally["votes"].tolist(), strict=True))
-        self.k_ = int(voted) if np.isfinite(voted) else None
+        self._answered(found)
         self.votes_ = {c: (int(k) if np.isfinite(k) else None)
                        for c, k in zip(self.summary_["criterion"], self.summary_["selected_k"],
                                        strict=True)}
@@ -155,6 +157,17 @@ class OrderSelector(BaseEstimator):
             self.labels_ = engine.clustering(X, settings, self.k_, seed,
                                              engine.data_digest(X, train))
         return self
+
+    def _answered(self, found: answer.Answer) -> None:
+        """``k_``, ``model_``, ``answer_`` and ``candidates_`` of the answer ``found``."""
+        self.answer_ = found
+        self.k_ = int(found.k) if np.isfinite(found.k) else None
+        self.model_ = found.model
+        self.candidates_ = pd.DataFrame(
+            [{"candidate": "answer", "model": found.model, "k": found.k,
+              "support": found.support},
+             {"candidate": "runner-up", "model": found.runner_up_model,
+              "k": found.runner_up_k, "support": found.runner_up_support}])
 
     def _fit_auto(self, X, y, train_labels):
         """Every algorithm of ``AUTO_MODELS`` with this selector's settings, then the
@@ -173,19 +186,25 @@ class OrderSelector(BaseEstimator):
         if not fitted:
             raise DataRefused(next(iter(self.left_out_.values())))
         self.selections_ = fitted
-        self.auto_ = auto.decide(
-            {m: auto.normalised_stability(f.results_) for m, f in fitted.items()},
-            {m: np.nan if f.k_ is None else f.k_ for m, f in fitted.items()})
+        found, tallies, self.auto_ = answer.find(
+            X, {m: f.results_ for m, f in fitted.items()},
+            {m: f.summary_ for m, f in fitted.items()},
+            {m: f.settings_ for m, f in fitted.items()}, auto_mode=True)
         notes = {m: f.summary_.set_index("criterion")["note"].get("stability")
                  for m, f in fitted.items()}
         self.left_out_.update(auto.unranked(self.auto_, notes))
-        best, _ = auto.winner(self.auto_)
-        self.model_ = best
+        best = found.model
         if best is not None:
-            for name in ("results_", "summary_", "curves_", "tally_", "k_", "votes_",
-                         "true_k_", "settings_", "labels_"):
-                if hasattr(fitted[best], name):
-                    setattr(self, name, getattr(fitted[best], name))
+            for name in ("results_", "summary_", "curves_", "votes_", "true_k_", "settings_"):
+                setattr(self, name, getattr(fitted[best], name))
+            tally = tallies[best]
+            self.tally_ = dict(zip(tally["k"].tolist(), tally["votes"].tolist(), strict=True))
+        self._answered(found)
+        if best is not None and self.k_ is not None:
+            s = self.settings_
+            self.labels_ = engine.clustering(
+                X, s, self.k_, self.random_state_,
+                engine.data_digest(X, _train_labels(train_labels)))
         return self
 
     def __sklearn_tags__(self):

@@ -10,7 +10,7 @@ import textwrap
 import numpy as np
 import pandas as pd
 
-from mtc_cli.selection import auto, voting
+from mtc_cli.selection import answer, auto, voting
 from mtc_cli.selection.catalog import CLUSTERING, CRITERIA, LABEL_CLUSTERING, MODELS, PREDICTORS
 
 
@@ -38,8 +38,55 @@ def _data_line(data, settings) -> str:
     return line
 
 
-def terminal_report(summary: pd.DataFrame, settings, data, vote: pd.DataFrame) -> str:
-    """The table of criteria, the vote and the notes, as plain text."""
+def answer_lines(found: dict | None) -> list[str]:
+    """The answer and its doubt (a row of ``answer.csv``,
+    :class:`mtc_cli.selection.answer.Answer`): the model and k, how it was reached, the
+    runner-up, the share of the random splits that agree with each, and a weak answer said
+    as weak."""
+    if found is None or not np.isfinite(found["k"]):
+        return []
+    model = f"{found['model']}, " if isinstance(found["model"], str) else ""
+    line = f"Answer: {model}k = {_k(found['k'])} — {found['how']}."
+    second = found["runner_up_k"]
+    doubt = []
+    if np.isfinite(second):
+        other = found["runner_up_model"]
+        who = f"{other}, " if isinstance(other, str) and other != found["model"] else ""
+        doubt.append(f"runner-up {who}k = {_k(second)}")
+    for name, share in (("it", found["support"]), ("the runner-up", found["runner_up_support"])):
+        if np.isfinite(share):
+            doubt.append(f"{share:.0%} of the random splits agree with {name}")
+    if doubt:
+        line += f" Doubt: {'; '.join(doubt)}."
+    if bool(found.get("weak")):
+        line += (f" A weak answer: fewer than {answer.WEAK_SUPPORT:.0%} of the random splits "
+                 "reproduce it.")
+    return [""] + textwrap.wrap(line, 100, subsequent_indent="  ")
+
+
+def answer_json(found: dict | None) -> dict | None:
+    """The answer of ``answer.csv`` for ``--json``: model, k, how, runner_up, support, weak."""
+    if found is None:
+        return None
+
+    def num(v):
+        return None if v is None or not np.isfinite(v) else (int(v) if v == int(v) else v)
+
+    def name(v):
+        return v if isinstance(v, str) else None
+
+    return {"model": name(found["model"]), "k": num(found["k"]), "how": found["how"],
+            "runner_up": {"model": name(found["runner_up_model"]),
+                          "k": num(found["runner_up_k"])},
+            "support": {"answer": num(found["support"]),
+                        "runner_up": num(found["runner_up_support"])},
+            "weak": bool(found["weak"])}
+
+
+def terminal_report(summary: pd.DataFrame, settings, data, vote: pd.DataFrame,
+                    found: dict | None = None) -> str:
+    """The table of criteria, the vote, the answer with its doubt (``found``: a row of
+    ``answer.csv``) and the notes, as plain text."""
     table = pd.DataFrame({
         "criterion": summary["criterion"],
         "k": [_k(v) + (" ↑" if e else "") for v, e in zip(summary["selected_k"],
@@ -53,6 +100,7 @@ def terminal_report(summary: pd.DataFrame, settings, data, vote: pd.DataFrame) -
         lines = [_data_line(data, settings), "", table.to_string(index=False)]
     lines += vote_lines(vote, voting.rule_for(settings.model, settings.criteria),
                         len(summary))
+    lines += answer_lines(found)
     true_k = summary["true_k"].iloc[0]
     if np.isfinite(true_k):
         lines.append(f"True k (distinct labels of the label column): {true_k:g} — reported, "
@@ -75,20 +123,25 @@ def vote_lines(vote: pd.DataFrame, rule, n_criteria: int) -> list[str]:
     tally = ", ".join(f"{k} ×{v}" + (f" (weight {w:.2f})" if weighted else "")
                       for k, v, w in zip(vote["k"], vote["votes"], vote["weight"],
                                          strict=True))
+    how = voting.kind(vote)
     leading = vote.loc[vote["leading"], "k"].tolist()
     tie = (f"; k = {', '.join(map(str, leading))} tie for the lead, the smallest is given"
-           if len(leading) > 1 and "finalist" not in vote.columns else "")
-    if "finalist" in vote.columns:
-        a, b = vote.loc[vote["finalist"], "k"].tolist()
-        tie = f"; run-off of k = {a} and {b}, each voter backing the nearer"
+           if len(leading) > 1 and how == "plurality" else "")
     silent = n_criteria - cast
     silent = f", {silent} {'criterion' if silent == 1 else 'criteria'} without a vote" \
         if silent else ""
     if rule.weights is not None and len(rule.weights) == 1:
         return [*head, f"Vote of the {next(iter(rule.weights))} alone: k = {row['k']}"
                        f"{f' ({silent[2:]})' if silent else ''}"]
-    return [*head, f"{voting.kind(vote).capitalize()} vote: k = {row['k']} ({row['votes']} "
-                   f"of the {cast} votes cast{silent}; tally {tally}{tie})"]
+    if how == "run-off":
+        final = vote[vote["finalist"]].sort_values("voted", ascending=False)
+        (k, n), (k2, n2) = zip(final["k"], final["runoff_votes"].astype(int), strict=True)
+        return [*head, f"Run-off vote: k = {k} ({n} of the {cast} votes cast back it "
+                       f"against {n2} for k = {k2}, each voter backing the nearer "
+                       f"finalist; first round {row['votes']} of {cast}{silent}; tally "
+                       f"{tally})"]
+    return [*head, f"{how.capitalize()} vote: k = {row['k']} ({row['votes']} of the {cast} "
+                   f"votes cast{silent}; tally {tally}{tie})"]
 
 
 def _silent_lines(reasons: dict) -> list[str]:
@@ -130,14 +183,15 @@ def _notes(summary, settings, data) -> list[str]:
 
 
 def summary_json(summary: pd.DataFrame, settings, data, vote: pd.DataFrame,
-                 run_dir) -> dict:
-    """The selection as a JSON-able dict (``mtc select --json``)."""
+                 run_dir, found: dict | None = None) -> dict:
+    """The selection as a JSON-able dict (``mtc select --json``); ``answer``: ``found``."""
     def num(v):
         return None if v is None or not np.isfinite(v) else (int(v) if v == int(v) else v)
 
     voted = vote.loc[vote["voted"], "k"]
     rule = voting.rule_for(settings.model, settings.criteria)
     return {
+        "answer": answer_json(found),
         "data": {"file": data.source, "n_objects": int(data.n_items),
                  "n_features": int(data.n_features), "kind": data.kind,
                  "notes": list(data.notes)},
@@ -164,22 +218,27 @@ def summary_json(summary: pd.DataFrame, settings, data, vote: pd.DataFrame,
 
 
 def auto_report(summary: pd.DataFrame, selections: dict, data, vote: pd.DataFrame,
-                decision: pd.DataFrame, left: dict | None = None) -> str:
-    """``--model auto``: every algorithm's lowest normalised stability and vote, those left
-    out (``left``: algorithm → why its data check refused the data), the winner, its margin
-    and its own table of criteria."""
+                decision: pd.DataFrame, left: dict | None = None,
+                found: dict | None = None) -> str:
+    """``--model auto``: every algorithm's lowest normalised stability, its stability at its
+    vote and its vote, those left out (``left``: algorithm → why its data check refused
+    the data), the answer with its doubt (``found``: a row of ``answer.csv``) and the
+    winner's own table of criteria."""
     best = decision[decision["winner"]]
     first = next(iter(selections.values()))
+    rule = answer.shipped_rule()
     lines = [f"{data.source}: {data.n_items} objects × {data.n_features} features. Model auto: "
-             f"the clustering algorithm of lowest normalised stability S(k)/S_perm(k) "
-             f"(Lange et al. 2002; baseline: the labels permuted), and its vote; "
-             f"k = {first.k_lo}..{first.k_hi}", ""]
+             f"every clustering algorithm, the one of {auto.RULE_WORDS[rule.winner]} "
+             f"(Lange et al. 2002's normalised stability; baseline: the labels permuted), "
+             f"and its vote; k = {first.k_lo}..{first.k_hi}", ""]
     table = pd.DataFrame({
         "algorithm": decision["model"],
         "min S/S_perm": [f"{v:.3f}" if np.isfinite(v) else "–"
                          for v in decision["min_stability"]],
         "at k": [_k(v) for v in decision["stability_k"]],
         "vote": [_k(v) for v in decision["vote_k"]],
+        "S/S_perm at vote": [f"{v:.3f}" if np.isfinite(v) else "–"
+                             for v in decision["at_vote"]],
         "": ["← winner" if w else "" for w in decision["winner"]]})
     lines.append(table.to_string(index=False))
     lines += [f"Left out: {m}, which does not take these data: {why}"
@@ -187,19 +246,10 @@ def auto_report(summary: pd.DataFrame, selections: dict, data, vote: pd.DataFram
     lines += [f"Left out: {m}, whose stability is not defined here: {why}"
               for m, why in auto.unranked(decision, stability_notes(summary)).items()]
     if best.empty:
-        lines += ["", "No algorithm has a finite stability: no answer."]
+        lines += ["", "No algorithm qualifies: no answer."]
     else:
-        row = best.iloc[0]
-        tied = decision.loc[~decision["winner"]
-                            & (decision["min_stability"] == row["min_stability"]), "model"]
-        margin = (f", tied with {', '.join(tied)}: the one stable at the largest k, then the "
-                  "first listed, wins" if len(tied) else
-                  f", ahead by {row['margin']:.3f} of the next"
-                  if np.isfinite(row["margin"]) else "")
-        lines += ["", f"Answer: {row['model']}, k = {_k(row['vote_k'])} (its vote; lowest "
-                      f"S/S_perm {row['min_stability']:.3f} at k = {_k(row['stability_k'])}"
-                      f"{margin})."]
-        model = row["model"]
+        lines += answer_lines(found)
+        model = best.iloc[0]["model"]
         own = summary[summary["model"] == model].drop(columns="model")
         own_vote = _own_vote(vote, model)
         lines += ["", f"The criteria of {model}:", "",
@@ -208,20 +258,21 @@ def auto_report(summary: pd.DataFrame, selections: dict, data, vote: pd.DataFram
 
 
 def auto_json(summary: pd.DataFrame, selections: dict, data, vote: pd.DataFrame,
-              decision: pd.DataFrame, run_dir, left: dict | None = None) -> dict:
-    """``--model auto`` as a JSON-able dict: the decision, every algorithm's selection and
-    those left out (``left``, as in :func:`auto_report`)."""
+              decision: pd.DataFrame, run_dir, left: dict | None = None,
+              found: dict | None = None) -> dict:
+    """``--model auto`` as a JSON-able dict: the answer with its doubt (``found``), the
+    decision, every algorithm's selection and those left out (``left``, as in
+    :func:`auto_report`)."""
     def num(v):
         return None if v is None or not np.isfinite(v) else (int(v) if v == int(v) else v)
 
-    best = decision[decision["winner"]]
     return {
         "model": "auto",
-        "answer": (None if best.empty else
-                   {"model": best["model"].iloc[0], "k": num(best["vote_k"].iloc[0]),
-                    "margin": num(best["margin"].iloc[0])}),
+        "answer": answer_json(found),
+        "rule": answer.shipped_rule().describe(),
         "algorithms": [{"model": r["model"], "min_stability": num(r["min_stability"]),
                         "stability_k": num(r["stability_k"]), "vote_k": num(r["vote_k"]),
+                        "at_vote": num(r["at_vote"]), "backers": int(r["backers"]),
                         "winner": bool(r["winner"])} for _, r in decision.iterrows()],
         "selections": {m: summary_json(summary[summary["model"] == m].drop(columns="model"),
                                        s, data, _own_vote(vote, m), run_dir)

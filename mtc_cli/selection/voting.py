@@ -77,34 +77,39 @@ def ballots(choices: dict, rule: Rule, k_hi: int) -> dict:
     return out
 
 
-def _winner(cast: dict, runoff: bool) -> tuple[int | None, list[int]]:
+def _winner(cast: dict, runoff: bool) -> tuple[int | None, dict]:
     """(the voted k, the finalists) of the ballots ``cast`` (criterion → (k, weight)):
     the k of greatest weight, ties to the smallest k; with a run-off the two leading k
-    meet and every voter backs the finalist nearer its choice (equidistant: abstains)."""
+    meet and every voter backs the finalist nearer its choice (equidistant: abstains) —
+    the finalists as finalist → (voters backing it, their weight)."""
     weight: dict[int, float] = {}
     for k, w in cast.values():
         weight[k] = weight.get(k, 0.0) + w
     if not weight:
-        return None, []
+        return None, {}
     order = sorted(weight, key=lambda k: (-weight[k], k))
     if not runoff or len(order) == 1:
-        return order[0], []
+        return order[0], {}
     a, b = order[:2]
-    back = {a: 0.0, b: 0.0}
+    back = {a: [0, 0.0], b: [0, 0.0]}
     for k, w in cast.values():
         da, db = abs(k - a), abs(k - b)
         if da != db:
-            back[a if da < db else b] += w
-    if np.isclose(back[a], back[b], rtol=1e-12, atol=0):
-        return min(a, b), [a, b]
-    return (a if back[a] > back[b] else b), [a, b]
+            side = back[a if da < db else b]
+            side[0] += 1
+            side[1] += w
+    finalists = {f: (n, w) for f, (n, w) in back.items()}
+    if np.isclose(back[a][1], back[b][1], rtol=1e-12, atol=0):
+        return min(a, b), finalists
+    return (a if back[a][1] > back[b][1] else b), finalists
 
 
 def decide(choices: dict, rule: Rule, k_hi: int) -> tuple[float, pd.DataFrame]:
     """(the voted k or NaN, the tally): per k chosen by a voter, ``votes`` (how many
     voters), ``weight`` (their summed weight), ``leading`` (every k of the greatest weight),
-    ``finalist`` (with a run-off) and ``voted``. Ties in weight go to the smallest k
-    (NbClust's majority rule); see :func:`_winner`."""
+    with a run-off ``finalist`` and the voters backing each finalist (``runoff_votes``,
+    ``runoff_weight``), and ``voted``. Ties in weight go to the smallest k (NbClust's
+    majority rule); see :func:`_winner`."""
     cast = ballots(choices, rule, k_hi)
     winner, finalists = _winner(cast, rule.runoff)
     ks = sorted({k for k, _ in cast.values()})
@@ -117,18 +122,23 @@ def decide(choices: dict, rule: Rule, k_hi: int) -> tuple[float, pd.DataFrame]:
     top = table["weight"].max() if len(table) else 0.0
     table["leading"] = np.isclose(table["weight"], top, rtol=1e-12, atol=0)
     if finalists:
-        table["finalist"] = table["k"].isin(finalists)
+        table["finalist"] = table["k"].isin(list(finalists))
+        table["runoff_votes"] = [finalists[k][0] if k in finalists else np.nan
+                                 for k in table["k"]]
+        table["runoff_weight"] = [finalists[k][1] if k in finalists else np.nan
+                                  for k in table["k"]]
     table["voted"] = table["k"] == winner
     return (np.nan if winner is None else float(winner)), table
 
 
 def kind(table: pd.DataFrame) -> str:
-    """``majority`` when the voted k holds more than half of the weight cast, else
-    ``plurality`` (``run-off`` when a run-off decided between two k)."""
-    if "finalist" in table.columns:
-        return "run-off"
+    """``majority`` when the voted k holds more than half of the weight cast (in the first
+    round), else ``run-off`` when a run-off between the two leading k decided, else
+    ``plurality``."""
     won = table.loc[table["voted"], "weight"].sum()
-    return "majority" if 2 * won > table["weight"].sum() else "plurality"
+    if 2 * won > table["weight"].sum():
+        return "majority"
+    return "run-off" if "finalist" in table.columns else "plurality"
 
 
 # --- the fit on the league ------------------------------------------------------------------

@@ -112,3 +112,21 @@ def test_the_shipped_rule_is_the_leagues():
     if not committed.is_file():
         pytest.skip("the league has not written vote_rule.csv")
     pd.testing.assert_frame_equal(pd.read_csv(voting.RULE_FILE), pd.read_csv(committed))
+
+
+def test_the_verdict_line_says_majority_plurality_or_run_off_with_its_counts():
+    """One line per case: a majority (more than half of the votes cast), even under a rule
+    with a run-off; a plurality; a run-off with both finalists' backing."""
+    runoff = voting.Rule(weights=dict.fromkeys("abcdefg", 1.0), runoff=True, name="r")
+    _, table = voting.decide({"a": 4, "b": 4, "c": 4, "d": 2}, runoff, k_hi=10)
+    assert vote_lines(table, runoff, 4)[-1] == (
+        "Majority vote: k = 4 (3 of the 4 votes cast; tally 2 ×1, 4 ×3)")
+    choices = {"a": 2, "b": 2, "c": 2, "d": 6, "e": 6, "f": 5, "g": 7}
+    _, table = voting.decide(choices, runoff, k_hi=12)
+    assert vote_lines(table, runoff, 8)[-1] == (
+        "Run-off vote: k = 6 (4 of the 7 votes cast back it against 3 for k = 2, each voter "
+        "backing the nearer finalist; first round 2 of 7, 1 criterion without a vote; tally "
+        "2 ×3, 5 ×1, 6 ×2, 7 ×1)")
+    _, table = voting.decide(choices, voting.PLURALITY, k_hi=12)
+    assert vote_lines(table, voting.PLURALITY, 7)[-1].startswith(
+        "Plurality vote: k = 2 (3 of the 7 votes cast; tally 2 ×3, 5 ×1, 6 ×2, 7 ×1)")
