@@ -58,15 +58,19 @@ class OrderSelector(BaseEstimator):
 
     Attributes
     ----------
-    k_ : the voted k (:mod:`mtc_cli.selection.voting`); ``votes_``: {criterion: chosen k};
+    k_ : the answer's k (:func:`mtc_cli.selection.answer.find`: the vote, or 1 where the
+    answer rule's test of k = 1 says there is no group structure); ``model_``: the model
+    that answers; ``answer_``: the :class:`~mtc_cli.selection.answer.Answer` with its
+    doubt; ``candidates_``: the answer and the runner-up (model, k, support: the share of the
+    random splits that agree); ``votes_``: {criterion: chosen k};
     ``tally_``: {k: votes cast}; ``summary_``: one row per criterion (chosen k, spread over
     splits, defined range, what it optimises); ``results_``: the tidy rows of every task;
     ``curves_``: each criterion's curve over k; ``labels_``: the clustering of X at ``k_``
     (clustering models); ``true_k_``: distinct values of ``y`` if given (never used);
     ``random_state_``: the int seed of the fit; ``n_features_in_`` (and
     ``feature_names_in_`` for a DataFrame): the columns of X.
-    With ``model="auto"``: ``model_`` the winning algorithm, ``auto_`` the decision table
-    (:func:`mtc_cli.selection.auto.decide`), ``selections_`` {algorithm: its fitted
+    With ``model="auto"``: ``model_`` the algorithm chosen by the answer rule, ``auto_`` the
+    decision table (:func:`mtc_cli.selection.auto.decide`), ``selections_`` {algorithm: its fitted
     OrderSelector}, ``left_out_`` {algorithm: why it does not take X (its data check's
     :class:`DataRefused`) or has no finite stability (:func:`mtc_cli.selection.auto.unranked`;
     it stays in ``selections_``)}, and the attributes above those of the winner.
