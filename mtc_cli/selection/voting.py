@@ -90,14 +90,23 @@ def _winner(cast: dict, runoff: bool) -> tuple[int | None, list[int]]:
     if not runoff or len(order) == 1:
         return order[0], []
     a, b = order[:2]
-    back = {a: 0.0, b: 0.0}
-    for k, w in cast.values():
-        da, db = abs(k - a), abs(k - b)
-        if da != db:
-            back[a if da < db else b] += w
+    back = {k: w for k, (_, w) in backing(cast, a, b).items()}
     if np.isclose(back[a], back[b], rtol=1e-12, atol=0):
         return min(a, b), [a, b]
     return (a if back[a] > back[b] else b), [a, b]
+
+
+def backing(cast: dict, a: int, b: int) -> dict:
+    """The run-off of ``a`` and ``b`` among the ballots ``cast``: finalist → (voters, weight)
+    backing it (each voter backs the finalist nearer its choice), None → the voters
+    equidistant from both, who abstain."""
+    out = {a: [0, 0.0], b: [0, 0.0], None: [0, 0.0]}
+    for k, w in cast.values():
+        da, db = abs(k - a), abs(k - b)
+        side = out[None if da == db else a if da < db else b]
+        side[0] += 1
+        side[1] += w
+    return {k: (n, w) for k, (n, w) in out.items()}
 
 
 def decide(choices: dict, rule: Rule, k_hi: int) -> tuple[float, pd.DataFrame]:
