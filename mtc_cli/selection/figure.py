@@ -180,6 +180,10 @@ def draw_vote(ax, vote: pd.DataFrame) -> None:
     the voted k blue, a finalist of the run-off or a k tied for the lead orange."""
     from mtc_cli.selection.voting import kind
 
+    if vote.empty:
+        ax.set_axis_off()
+        ax.set_title("no vote: no voter has a choice", fontsize=9)
+        return
     x = np.arange(len(vote))
     weighted = not np.allclose(vote["weight"], vote["votes"])
     height = vote["weight" if weighted else "votes"].to_numpy(dtype=float)
@@ -195,9 +199,6 @@ def draw_vote(ax, vote: pd.DataFrame) -> None:
     ax.set_ylim(0, max(height.max(), 1) * 1.15)
     ax.yaxis.get_major_locator().set_params(integer=True)
     ax.grid(False, axis="x")
-    if not vote["voted"].any():
-        ax.set_title("no vote cast", fontsize=9)
-        return
     k = int(vote.loc[vote["voted"], "k"].iloc[0])
     why = ""
     if "finalist" in vote:

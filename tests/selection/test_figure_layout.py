@@ -185,6 +185,18 @@ def test_a_run_off_an_abstention_and_no_choice_are_drawn_and_readable(k_hi):
     plotting.pyplot().close(fig)
 
 
+def test_no_vote_is_said(tmp_path):
+    summary, curves, _, rule = _selection(8, true_k=np.nan)
+    summary["selected_k"] = np.nan
+    vote = voting.decide(dict.fromkeys(summary["criterion"], np.nan), rule, 8)[1]
+    vote.to_csv(tmp_path / "vote.csv", index=False)  # as the figure reads it: no dtypes
+    fig = figure.select_figure(curves, summary, pd.read_csv(tmp_path / "vote.csv"), {},
+                               "made.csv", rule)
+    texts = check_layout(fig)
+    assert "no vote: no voter has a choice" in texts and texts.count("no choice") == 12
+    plotting.pyplot().close(fig)
+
+
 def test_auto_shows_every_algorithm_and_its_ties():
     models = ["kmeans", "gmm", "ward", "average", "complete", "single", "spectral",
               "pathbased", "hdbscan"]
