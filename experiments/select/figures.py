@@ -9,6 +9,7 @@ import pandas as pd
 from experiments.select.protocol import Params, _data_key, _read, selections, settings
 from mtc_cli.core.errors import MtcError
 from mtc_cli.core.files import read_csv
+from mtc_cli.selection import voting
 from mtc_cli.selection.catalog import MODELS
 
 
@@ -22,6 +23,7 @@ def plot(exp, rows, summary, p: Params, outdir) -> list:
              for name in (*needed, "projection", "spectrum")
              if name in needed or (outdir / f"{name}.csv").is_file()}
     size = f"{data.n_items} objects × {data.n_features} features"
+    answer = read_csv(outdir / "answer.csv") if (outdir / "answer.csv").is_file() else None
     if p.model == "auto":
         _check_auto(extra["auto"], extra["stability"], outdir)
         s = next(iter(selections(p).values()))
@@ -29,11 +31,12 @@ def plot(exp, rows, summary, p: Params, outdir) -> list:
                  f"k = {s.k_lo}..{s.k_hi}, {size}")
         return [figure.save_auto_figure(extra["stability"], extra["auto"],
                                         extra.get("projection"), title,
-                                        outdir / "select.png")]
+                                        outdir / "select.png", answer=answer)]
     s = settings(p)
     title = f"{data.source}: {MODELS[s.model]}, k = {s.k_lo}..{s.k_hi}, {size}"
     return [figure.save_figure(extra["curves"], summary, extra["vote"], extra, title,
-                               outdir / "select.png")]
+                               outdir / "select.png", voting.rule_for(s.model, s.criteria),
+                               answer)]
 
 
 def _check_auto(decision: pd.DataFrame, stability: pd.DataFrame, outdir: Path) -> None:

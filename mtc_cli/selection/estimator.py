@@ -217,14 +217,19 @@ class OrderSelector(BaseEstimator):
         return tags
 
     def plot(self, ax=None):
-        """Every criterion's curve over k, normalised (1 = best), its choice circled."""
-        from mtc_cli.selection.figure import draw_curves
+        """Every criterion's curve over k as a row of a heat map, normalised (1 = best), its
+        choice boxed, the criteria that vote above the others
+        (:func:`mtc_cli.selection.figure.draw_heatmap`)."""
+        from mtc_cli.selection.figure import draw_heatmap
+        from mtc_cli.selection.voting import rule_for
 
         if ax is None:
             from mtc_cli.show import plotting
 
-            ax = plotting.figure(1, 1, width=7.0, height=4.0)[1][0, 0]
-        draw_curves(ax, self.curves_, self.summary_)
+            ax = plotting.figure(1, 1, width=8.0, height=1.2 + 0.22 * len(self.summary_),
+                                 layout="constrained")[1][0, 0]
+        draw_heatmap(ax, self.curves_, self.summary_,
+                     rule_for(self.settings_.model, self.settings_.criteria))
         return ax
 
 

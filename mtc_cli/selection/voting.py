@@ -91,17 +91,24 @@ def _winner(cast: dict, runoff: bool) -> tuple[int | None, dict]:
     if not runoff or len(order) == 1:
         return order[0], {}
     a, b = order[:2]
-    back = {a: [0, 0.0], b: [0, 0.0]}
-    for k, w in cast.values():
-        da, db = abs(k - a), abs(k - b)
-        if da != db:
-            side = back[a if da < db else b]
-            side[0] += 1
-            side[1] += w
-    finalists = {f: (n, w) for f, (n, w) in back.items()}
+    back = backing(cast, a, b)
+    finalists = {f: back[f] for f in (a, b)}
     if np.isclose(back[a][1], back[b][1], rtol=1e-12, atol=0):
         return min(a, b), finalists
     return (a if back[a][1] > back[b][1] else b), finalists
+
+
+def backing(cast: dict, a: int, b: int) -> dict:
+    """The run-off of ``a`` and ``b`` among the ballots ``cast``: finalist → (voters, weight)
+    backing it (each voter backs the finalist nearer its choice), None → the voters
+    equidistant from both, who abstain."""
+    out = {a: [0, 0.0], b: [0, 0.0], None: [0, 0.0]}
+    for k, w in cast.values():
+        da, db = abs(k - a), abs(k - b)
+        side = out[None if da == db else a if da < db else b]
+        side[0] += 1
+        side[1] += w
+    return {k: (n, w) for k, (n, w) in out.items()}
 
 
 def decide(choices: dict, rule: Rule, k_hi: int) -> tuple[float, pd.DataFrame]:

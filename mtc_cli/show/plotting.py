@@ -20,6 +20,10 @@ COLORS = {
     "prediction_strength": "#ff7f0e", "bicross": "#17becf",
 }
 
+#: Okabe & Ito's colour-blind-safe palette (black left out)
+OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
+             "#999999")
+
 STYLE = {
     "figure.dpi": 110, "savefig.dpi": 130, "font.size": 9, "axes.titlesize": 10,
     "axes.labelsize": 9, "legend.fontsize": 8, "axes.grid": True, "grid.alpha": 0.3,
@@ -51,12 +55,6 @@ def color(name: str, default: str = "#7f7f7f") -> str:
     return COLORS.get(name, default)
 
 
-def cmap_cycle(n: int) -> list:
-    """``n`` distinct colours (tab10, then tab20 for more than ten)."""
-    cmap = pyplot().get_cmap("tab10" if n <= 10 else "tab20")
-    return [cmap(i % cmap.N) for i in range(n)]
-
-
 def save(fig, path: Path) -> Path:
     """Save ``fig`` as PNG atomically and close it."""
     from mtc_cli.core.files import new_temp_file
@@ -75,11 +73,12 @@ def save(fig, path: Path) -> Path:
     return path
 
 
-def new_figure(width: float, height: float):
-    """An empty figure in the shared style, for layouts built with GridSpec."""
+def new_figure(width: float, height: float, **kw):
+    """An empty figure in the shared style, for layouts built with GridSpec (``kw``: as
+    ``pyplot.figure``, e.g. ``layout="constrained"``)."""
     plt = pyplot()
     with plt.rc_context(STYLE):
-        return plt.figure(figsize=(width, height))
+        return plt.figure(figsize=(width, height), **kw)
 
 
 def legend_below(ax, *, gap: float = 36.0, **kw):
