@@ -10,6 +10,7 @@ from experiments.select.protocol import Params, _data_key, _read, selections, se
 from mtc_cli.core.errors import MtcError
 from mtc_cli.core.files import read_csv
 from mtc_cli.selection import voting
+from mtc_cli.selection.answer import shipped_rule
 from mtc_cli.selection.catalog import MODELS
 
 
@@ -31,7 +32,8 @@ def plot(exp, rows, summary, p: Params, outdir) -> list:
                  f"k = {s.k_lo}..{s.k_hi}, {size}")
         return [figure.save_auto_figure(extra["stability"], extra["auto"],
                                         extra.get("projection"), title,
-                                        outdir / "select.png", answer=answer)]
+                                        outdir / "select.png",
+                                        rule=shipped_rule().winner, answer=answer)]
     s = settings(p)
     title = f"{data.source}: {MODELS[s.model]}, k = {s.k_lo}..{s.k_hi}, {size}"
     return [figure.save_figure(extra["curves"], summary, extra["vote"], extra, title,

@@ -169,7 +169,7 @@ def test_spectral_clustering_on_a_sample_of_10(tmp_path):
                  cwd=tmp_path))
 
 
-@pytest.mark.parametrize("n", [4, 20])
+@pytest.mark.parametrize("n", [4, 20, 30])
 def test_auto_finishes_on_small_data(tmp_path, n):
     """Every algorithm answers or is left out with one line; the run finishes, and a rerun
     finds every task cached."""
