@@ -106,6 +106,12 @@ class Candidate:
     kind = ""
     fitted = False
 
+    def spec(self) -> dict:
+        """What the candidate is, as the answer rule would ship it: ``model`` (an algorithm,
+        ``auto`` or ``hdbscan_count``), ``winner`` (auto's rule), ``k1_test``, ``k1_level``."""
+        return {"model": getattr(self, "model", ""), "winner": "", "k1_test": "none",
+                "k1_level": np.nan}
+
     def fit(self, train: list[Election]):
         return None
 
@@ -173,6 +179,9 @@ class Auto(Candidate):
         self.name = f"auto · {winner} · votes {votes}"
         self.parts = {m: Vote(m, votes, criteria[m]) for m in models}
 
+    def spec(self):
+        return {**super().spec(), "model": "auto", "winner": self.winner}
+
     def fit(self, train):
         return {m: v.fit(train) for m, v in self.parts.items()}
 
@@ -191,6 +200,7 @@ class HdbscanCount(Candidate):
     def __init__(self, size: int | None, sizes: list[int]):
         self.size, self.sizes, self.fitted = size, sizes, size is None
         self.name = f"HDBSCAN count ({'fitted' if size is None else size})"
+        self.model = "hdbscan_count"
 
     def fit(self, train):
         if self.size is not None:
@@ -215,6 +225,10 @@ class Gated(Candidate):
         self.fitted = base.fitted
         what = f"dip p > {level:g}" if test == "dip" else test
         self.name = f"{base.name} | k = 1 by {what}"
+
+    def spec(self):
+        return {**self.base.spec(), "k1_test": self.test,
+                "k1_level": self.level if self.level is not None else np.nan}
 
     def fit(self, train):
         return self.base.fit(train)
@@ -262,8 +276,8 @@ def answers(candidates: list[Candidate], es: list[Election]) -> pd.DataFrame:
             k = cand.answer(e, params)
             lofo = cand.answer(e, held[e.family]) if cand.fitted else k
             out.append({"candidate": cand.name, "kind": cand.kind, "fitted": cand.fitted,
-                        "dataset": e.dataset, "family": e.family, "true_k": e.true_k,
-                        "k": k, "k_lofo": lofo})
+                        **cand.spec(), "dataset": e.dataset, "family": e.family,
+                        "true_k": e.true_k, "k": k, "k_lofo": lofo})
     return pd.DataFrame(out)
 
 
@@ -285,7 +299,8 @@ def league(a: pd.DataFrame) -> pd.DataFrame:
         "recovered_in_sample": per["hit"].mean().groupby("candidate").mean(),
         "mean_abs_error": per["err"].mean().groupby("candidate").mean(),
         "no_answer": a.groupby("candidate")["k_lofo"].apply(lambda k: int(k.isna().sum()))})
-    info = a.drop_duplicates("candidate").set_index("candidate")[["kind", "fitted"]]
+    info = a.drop_duplicates("candidate").set_index("candidate")[
+        ["kind", "fitted", "model", "winner", "k1_test", "k1_level"]]
     out = info.join(means).join(fam).join(err).reset_index()
     return out.sort_values(["recovered_lofo", "mean_abs_error"], ascending=[False, True],
                            kind="stable").reset_index(drop=True)
@@ -313,6 +328,42 @@ def roster(rows: pd.DataFrame, p: Params) -> list[Candidate]:
     return out
 
 
+# --- what mtc ships ------------------------------------------------------------------------
+
+#: the kinds of candidate the default answer is chosen among (a single criterion of one
+#: algorithm is a criterion, not an answer; the votes as they were are history)
+ANSWERS = ("vote", "auto", "hdbscan", "gated")
+
+
+def answer_rule(table: pd.DataFrame, es: list[Election], sizes: list[int]) -> pd.DataFrame:
+    """The answer's rule mtc ships (``mtc_cli/selection/answer_rule.csv``): the default model
+    of the best candidate leave one family out among the fitted answers (:data:`ANSWERS`
+    with the votes' rules fitted as mtc ships them; in :func:`league`'s order: ties to the
+    smaller mean error), ``auto``'s winner rule and
+    the test of k = 1 of the best candidate of its kind (auto; a test of k = 1 only where
+    the best such candidate has one), and HDBSCAN's ``min_cluster_size`` fitted on every
+    family; each with why."""
+    ok = table[table["kind"].isin(ANSWERS) & table["fitted"].astype(bool)]
+    best = ok.iloc[0]
+    autos = ok[ok["model"] == "auto"].iloc[0]
+    gate = best if best["k1_test"] != "none" else None
+    size = HdbscanCount(None, sizes).fit(es)
+
+    def why(row) -> str:
+        return (f"{row['candidate']}: {row['recovered_lofo']:.1%} averaged over the "
+                f"families, each left out of the fit it is scored on")
+
+    rows = [("default_model", best["model"], f"the best answer, {why(best)}"),
+            ("auto_winner", autos["winner"], f"the best auto, {why(autos)}"),
+            ("k1_test", "none" if gate is None else gate["k1_test"],
+             "the best answer has no test of k = 1" if gate is None else why(gate)),
+            ("k1_level", 0.05 if gate is None or not np.isfinite(gate["k1_level"])
+             else gate["k1_level"], "the dip test's level"),
+            ("hdbscan_min_cluster_size", size, "the HDBSCAN count of the best mean over "
+             "the families")]
+    return pd.DataFrame(rows, columns=["key", "value", "why"])
+
+
 # --- the experiment's hooks ---------------------------------------------------------------
 
 def _answers(rows: pd.DataFrame, p: Params) -> pd.DataFrame:
@@ -330,12 +381,16 @@ def summarize(exp, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
 def tables(exp, rows, summary, p: Params) -> dict:
     """``league``: per candidate the share recovered per family and over families (leave
     one family out and in sample) and the mean |k̂ − k|; ``vote_rule``: every algorithm's
-    vote fitted on every family (what mtc ships, :data:`mtc_cli.selection.voting.RULE_FILE`)."""
+    vote fitted on every family (what mtc ships, :data:`mtc_cli.selection.voting.RULE_FILE`);
+    ``answer_rule``: the answer's rule (:func:`answer_rule`, what mtc ships,
+    :data:`mtc_cli.selection.answer.ANSWER_FILE`)."""
     a = summary.rename(columns={"selected_k": "k_lofo"})
     es = elections(rows, p.k_max)
     models = [m for m in p.models if m in set(rows["model"])]
     rules = {m: voting.fit_rule(_choices_frame(es, m)) for m in models if m != PROBE}
-    return {"league": league(a.assign(k=a["k"])), "vote_rule": voting.rule_table(rules)}
+    table = league(a)
+    return {"league": table, "vote_rule": voting.rule_table(rules),
+            "answer_rule": answer_rule(table, es, list(p.hdbscan_sizes))}
 
 
 def report(exp, summary, p: Params, run_dir) -> str:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from experiments.select.protocol import Params, _data_key, _read, selections, settings
+from experiments.select.protocol import Params, _data_key, _read, model_of, selections, settings
 from mtc_cli.core.errors import MtcError
 from mtc_cli.core.files import read_csv
 from mtc_cli.selection import voting
@@ -19,13 +19,13 @@ def plot(exp, rows, summary, p: Params, outdir) -> list:
 
     outdir = Path(outdir)
     data = _read(*_data_key(p))
-    needed = ("auto", "stability") if p.model == "auto" else ("curves", "vote")
+    needed = ("auto", "stability") if model_of(p) == "auto" else ("curves", "vote")
     extra = {name: read_csv(outdir / f"{name}.csv")
              for name in (*needed, "projection", "spectrum")
              if name in needed or (outdir / f"{name}.csv").is_file()}
     size = f"{data.n_items} objects × {data.n_features} features"
     answer = read_csv(outdir / "answer.csv") if (outdir / "answer.csv").is_file() else None
-    if p.model == "auto":
+    if model_of(p) == "auto":
         _check_auto(extra["auto"], extra["stability"], outdir)
         s = next(iter(selections(p).values()))
         title = (f"{data.source}: the clustering algorithm and its k (auto), "

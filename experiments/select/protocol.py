@@ -16,12 +16,13 @@ from mtc_cli.core.models.gmm import COVARIANCE_TYPES
 from mtc_cli.run.experiment import Experiment
 from mtc_cli.run.params import param
 from mtc_cli.run.tasking import LOCATION
-from mtc_cli.selection import engine
+from mtc_cli.selection import answer, engine
 from mtc_cli.selection.catalog import AUTO_MODELS, CRITERIA, MODELS
 from mtc_cli.selection.settings import Settings, check_data, make_settings, parse_range
 
-#: the model a kind of input counts by default
-DEFAULT_MODEL = {"table": "gmm", "sparse": "spkmeans", "image": "svd", "boolean": "boolean"}
+#: the model a kind of input counts by default; a table's is the answer's default, chosen
+#: on the league of families (:func:`mtc_cli.selection.answer.shipped`)
+DEFAULT_MODEL = {"sparse": "spkmeans", "image": "svd", "boolean": "boolean"}
 #: the largest matrix (n × d numbers) whose selection runs on threads of the main process
 #: rather than in worker processes: measured, tests/benchmarks/bench_select.py
 THREADS_UP_TO = 2_000_000
@@ -167,7 +168,10 @@ def _digest(key: tuple, path: str, model: str, tfidf: bool) -> str:
 
 
 def model_of(p: Params) -> str:
-    return p.model or DEFAULT_MODEL[_read(*_data_key(p)).kind]
+    if p.model:
+        return p.model
+    kind = _read(*_data_key(p)).kind
+    return answer.shipped()["default_model"] if kind == "table" else DEFAULT_MODEL[kind]
 
 
 def settings(p: Params, model: str | None = None) -> Settings:
@@ -179,7 +183,7 @@ def settings(p: Params, model: str | None = None) -> Settings:
     k_range = None if p.k is None else parse_range(p.k)
     options = {f: getattr(p, f) for f in OPTIONS}
     criteria = p.criteria
-    if p.model == "auto" and criteria is not None:  # those that apply, and the stability
+    if model_of(p) == "auto" and criteria is not None:  # those that apply, and the stability
         criteria = [c for c in dict.fromkeys([*criteria, "stability"])
                     if model in CRITERIA[c].models]
     return make_settings(model, k_range, criteria, n=data.n_items, d=data.n_features,
@@ -190,7 +194,7 @@ def settings(p: Params, model: str | None = None) -> Settings:
 def selections(p: Params) -> dict[str, Settings]:
     """model → its :class:`Settings`: one model, or every algorithm of ``auto``
     (:data:`~mtc_cli.selection.catalog.AUTO_MODELS`) that takes the data."""
-    if p.model == "auto":
+    if model_of(p) == "auto":
         return auto_selections(p)[0]
     return {model_of(p): settings(p)}
 

@@ -15,6 +15,7 @@ from experiments.select.protocol import (
     _matrix,
     _read,
     auto_selections,
+    model_of,
     selections,
     settings,
 )
@@ -32,7 +33,7 @@ def _summaries(rows: pd.DataFrame, p: Params, true_k=None) -> dict:
         return _LAST[2]
     out = {}
     for model, s in selections(p).items():
-        own = rows[rows["model"] == model] if p.model == "auto" else rows
+        own = rows[rows["model"] == model] if model_of(p) == "auto" else rows
         out[model] = choice.summarize(own, s.criteria, k_lo=s.k_lo, k_hi=s.k_hi, model=model,
                                       true_k=true_k, ps_threshold=s.ps_threshold,
                                       coverage=s.coverage, increment_tol=s.increment_tol)
@@ -43,7 +44,7 @@ def _summaries(rows: pd.DataFrame, p: Params, true_k=None) -> dict:
 def summarize(exp, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
     """One row per criterion (``auto``: per algorithm and criterion, ``model`` first)."""
     parts = _summaries(rows, p, _true_k(p))
-    if p.model != "auto":
+    if model_of(p) != "auto":
         return next(iter(parts.values()))[0]
     return pd.concat([summary.assign(model=m)[["model", *summary.columns]]
                       for m, (summary, _) in parts.items()], ignore_index=True)
@@ -60,7 +61,7 @@ def tables(exp, rows, summary, p: Params, *, seed: int) -> dict:
     parts = _summaries(rows, p, _true_k(p))
     models = selections(p)
     key = _data_key(p)
-    auto_mode = p.model == "auto"
+    auto_mode = model_of(p) == "auto"
     found, votes, decision = answer.find(
         _matrix(*key, next(iter(models)), p.tfidf),
         {m: rows[rows["model"] == m] if auto_mode else rows for m in models},
@@ -89,7 +90,7 @@ def report(exp, summary: pd.DataFrame, p: Params, run_dir: Path) -> str:
     data = _read(*_data_key(p))
     vote = pd.read_csv(Path(run_dir) / "vote.csv")
     found = _found(Path(run_dir))
-    if p.model == "auto":
+    if model_of(p) == "auto":
         taken, left = auto_selections(p)
         return auto_report(summary, taken, data, vote,
                            pd.read_csv(Path(run_dir) / "auto.csv"), left, found)
@@ -110,7 +111,7 @@ def summary_json(exp, outcome) -> dict:
     run_dir = Path(outcome.run_dir)
     data = _read(*_data_key(p))
     vote = pd.read_csv(run_dir / "vote.csv")
-    if p.model == "auto":
+    if model_of(p) == "auto":
         taken, left = auto_selections(p)
         return auto_json(outcome.summary, taken, data, vote,
                          pd.read_csv(run_dir / "auto.csv"), run_dir, left, _found(run_dir))

@@ -29,14 +29,16 @@ class OrderSelector(BaseEstimator):
 
     Parameters
     ----------
-    model : {"gmm", "kmeans", "spkmeans", "ward", "average", "complete", "single", \
-"spectral", "pathbased", "svd", "boolean", "auto"}
+    model : None or {"gmm", "kmeans", "spkmeans", "ward", "average", "complete", \
+"single", "spectral", "pathbased", "hdbscan", "svd", "boolean", "auto"}
         What k counts: Gaussian components, k-means clusters, spherical k-means clusters
         (rows are L2-normalised; apply tf-idf yourself), the clusters of an agglomerative,
-        spectral or path-based clustering, the rank of a truncated SVD, or the roles of a
-        Boolean factorization (0/1 data). ``"auto"``: every algorithm of
-        :data:`~mtc_cli.selection.catalog.AUTO_MODELS`, the one of lowest normalised
-        stability chosen (:mod:`mtc_cli.selection.auto`) and its vote the answer.
+        spectral, path-based or HDBSCAN hierarchy, the rank of a truncated SVD, or the roles
+        of a Boolean factorization (0/1 data). ``"auto"``: every algorithm of
+        :data:`~mtc_cli.selection.catalog.AUTO_MODELS`, one chosen by the answer rule
+        (:mod:`mtc_cli.selection.answer`) and its vote the answer. ``None``: the answer the
+        league of families found best (``mtc select``'s default; spherical k-means for
+        sparse X).
     k : int, (lo, hi), "lo..hi" or a contiguous range/list of ints
         The k offered: an int K means 1..K, a tuple lo..hi (both included), a str as ``mtc
         select --k`` ("K" alone: 1..K as well); ``None``: 1..10 (svd: every rank up to 100),
@@ -76,7 +78,7 @@ class OrderSelector(BaseEstimator):
     it stays in ``selections_``)}, and the attributes above those of the winner.
     """
 
-    def __init__(self, model="gmm", k=None, criteria="all", *, splits=10, references=10,
+    def __init__(self, model=None, k=None, criteria="all", *, splits=10, references=10,
                  clest_references=5, clest_splits=5, n_init=None, covariance_type="full",
                  max_items=2000, random_state=0, n_jobs=1):
         self.model = model
@@ -106,14 +108,15 @@ class OrderSelector(BaseEstimator):
             if label_like(name, values):
                 raise DataRefused(f"column {name!r} of X looks like class labels, not a "
                                   "feature: pass it as y, or drop it from X")
-        if self.model != "auto" and self.model not in MODELS:
-            raise ValueError(f"model must be one of {', '.join(MODELS)}, auto; got "
+        model = self._model_for(X)
+        if model != "auto" and model not in MODELS:
+            raise ValueError(f"model must be one of {', '.join(MODELS)}, auto or None; got "
                              f"{self.model!r}")
         if not (self.n_jobs is None or _is_int(self.n_jobs) and self.n_jobs != 0):
             raise ValueError("n_jobs must be None (1), a positive int or a negative one (-1: "
                              f"every core); got {self.n_jobs!r}")
         self.random_state_ = _seed(self.random_state)
-        X = validate_data(self, X, accept_sparse="csr" if self.model == "spkmeans" else False,
+        X = validate_data(self, X, accept_sparse="csr" if model == "spkmeans" else False,
                           dtype=np.float64, ensure_min_samples=2)
         for name, values in (("y", y), ("train_labels", train_labels)):
             if values is not None:
@@ -121,13 +124,13 @@ class OrderSelector(BaseEstimator):
                     check_consistent_length(X, values)
                 except (TypeError, ValueError) as exc:
                     raise type(exc)(f"{name} must hold one entry per row of X: {exc}") from None
-        if self.model == "auto":
+        if model == "auto":
             return self._fit_auto(X, y, train_labels)
         train = _train_labels(train_labels)
         try:
-            check_data(X, self.model, "X")
+            check_data(X, model, "X")
             settings = make_settings(
-                self.model, _k_range(self.k),
+                model, _k_range(self.k),
                 None if self.criteria in ("all", None) else list(self.criteria),
                 n=X.shape[0], d=X.shape[1], train_labels=train, splits=self.splits,
                 references=self.references, clest_references=self.clest_references,
@@ -135,7 +138,7 @@ class OrderSelector(BaseEstimator):
                 covariance_type=self.covariance_type, max_items=self.max_items)
         except MtcError as exc:
             raise DataRefused(str(exc)) from None
-        if self.model == "spkmeans":
+        if model == "spkmeans":
             from mtc_cli.selection.fitting import unit_rows
 
             X = unit_rows(X)
@@ -161,6 +164,15 @@ class OrderSelector(BaseEstimator):
             self.labels_ = engine.clustering(X, settings, self.k_, seed,
                                              engine.data_digest(X, train))
         return self
+
+    def _model_for(self, X) -> str:
+        """``model``, or by default the league's answer for dense data
+        (:func:`mtc_cli.selection.answer.shipped`) and spherical k-means for sparse."""
+        if self.model is not None:
+            return self.model
+        import scipy.sparse as sp
+
+        return "spkmeans" if sp.issparse(X) else answer.shipped()["default_model"]
 
     def _answered(self, found: answer.Answer) -> None:
         """``k_``, ``model_``, ``answer_`` and ``candidates_`` of the answer ``found``."""
@@ -213,7 +225,7 @@ class OrderSelector(BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = self.model == "spkmeans"  # the one model that takes CSR
+        tags.input_tags.sparse = self.model in ("spkmeans", None)  # the model that takes CSR
         return tags
 
     def plot(self, ax=None):
