@@ -331,6 +331,9 @@ def _hdbscan_count(X, s: Settings) -> dict:
     from sklearn.cluster import HDBSCAN
 
     data = X[reference_sample(X, s.max_items)]
+    if len(data) < s.hdbscan_min_cluster_size:  # no cluster can be that large: all noise
+        return {"criterion": "hdbscan_count", "k": 1, "score": 0.0,
+                "note": f"fewer objects than min_cluster_size {s.hdbscan_min_cluster_size}"}
     labels = HDBSCAN(min_cluster_size=s.hdbscan_min_cluster_size, copy=True).fit_predict(data)
     found = len(set(labels.tolist()) - {-1})
     return {"criterion": "hdbscan_count", "k": max(found, 1), "score": float(found),
