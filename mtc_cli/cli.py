@@ -523,13 +523,19 @@ def render(run_dir, config, plugins):
 
 
 @main.command("list")
-def list_():
+@click.argument("names", metavar="[NAME]...", nargs=-1)
+@click.option("--long", "full", is_flag=True,
+              help="Every description in full [default: one line each, cut with …].")
+@_one_line_errors
+def list_(names, full):
     """List the shipped configs, the experiments and the criteria (by the names
-    ``--criteria`` takes), one line each."""
+    ``--criteria`` takes), one line each; in full with --long, or for each NAME given (a
+    config, by its file or stem, an experiment or a criterion)."""
     from mtc_cli.run.params import PROJECT_ROOT, read_yaml
     from mtc_cli.run.registry import description, experiment_names
     from mtc_cli.selection.catalog import CRITERIA
 
+    full = full or bool(names)
     configs = []
     for path in sorted((PROJECT_ROOT / "configs").glob("*.yaml")):
         try:
@@ -540,19 +546,64 @@ def list_():
     sections = {
         "Configs": configs,
         "Experiments": [(name, description(name)) for name in experiment_names()],
-        "Criteria": [(c.name, criterion_line(c)) for c in CRITERIA.values()],
+        "Criteria": [(c.name, criterion_line(c, full)) for c in CRITERIA.values()],
     }
+    if names:
+        sections = _named(sections, names)
     for title, entries in sections.items():
+        if not entries:
+            continue
         click.echo(f"{title}:")
-        width = max((len(name) for name, _ in entries), default=0)
+        width = max(len(name) for name, _ in entries)
         for name, text in entries:
-            click.echo(f"  {name:<{width}}  {_one_line(text, WIDTH - width - 4)}".rstrip())
+            if full:
+                click.echo(f"  {name}")
+                click.echo(_in_full(text, WIDTH, indent=6))
+            else:
+                click.echo(f"  {name:<{width}}  {_one_line(text, WIDTH - width - 4)}".rstrip())
 
 
-def criterion_line(c) -> str:
-    """What criterion ``c`` chooses, its reference and the models it applies to."""
+def _named(sections: dict, names) -> dict:
+    """The entries of ``sections`` that ``names`` name (a config by its path, file name or
+    stem); an error for a name of none."""
+    import difflib
+
+    def aliases(name: str) -> set[str]:
+        return {name, Path(name).name, Path(name).stem}
+
+    for asked in names:
+        if not any(asked in aliases(name) for entries in sections.values()
+                   for name, _ in entries):
+            known = sorted({a for entries in sections.values() for name, _ in entries
+                            for a in aliases(name)})
+            close = difflib.get_close_matches(asked, known, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise MtcError(f"{asked}: no config, experiment or criterion of that name{hint}; "
+                           "`mtc list` names them all")
+    return {title: [(name, text) for name, text in entries
+                    if any(asked in aliases(name) for asked in names)]
+            for title, entries in sections.items()}
+
+
+def criterion_line(c, full: bool = False) -> str:
+    """What criterion ``c`` chooses, its reference and the models it applies to; ``full``:
+    also the smallest k where it is defined and, for ``mtc``, each model's transfer cost."""
     chooses = c.optimises or "min transfer cost of each half's solution on the other half"
-    return f"{chooses} ({c.source}; {', '.join(c.models)})"
+    line = f"{chooses} ({c.source}; {', '.join(c.models)})"
+    if not full:
+        return line
+    costs = "".join(f"; {m}: {c.describe(m)}" for m in c.models) if c.name == "mtc" else ""
+    return f"{line}; defined for k ≥ {c.k_min}{costs}"
+
+
+def _in_full(text, width: int, indent: int) -> str:
+    """Every paragraph of ``text``, wrapped to ``width`` columns and indented."""
+    import textwrap
+
+    return "\n".join(textwrap.fill(" ".join(paragraph.split()), width,
+                                    initial_indent=" " * indent, subsequent_indent=" " * indent,
+                                    break_long_words=False, break_on_hyphens=False)
+                      for paragraph in str(text or "").strip().split("\n\n"))
 
 
 #: the width of the lines of ``mtc list`` and ``mtc keys``
