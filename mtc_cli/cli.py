@@ -130,13 +130,16 @@ def _version(ctx, param, value) -> None:
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_version,
               help="Show the version and exit.")
 def main():
-    """Model-order selection experiments: run a config, redraw its figures, list what exists.
+    """Model-order selection: which k for your data (select), and the papers' experiments —
+    run a config, redraw its figures, list what exists.
 
     \b
     Examples:
+      mtc select data/examples/blobs.csv --label-column label -j 2
       mtc run configs/gmm_overlap.yaml --quick
-      mtc run configs/svd_lenna.yaml -j 2 --set sigma=[10,50]
+      mtc run configs/svd_lenna.yaml --quick -j 2 --set 'sigma=[10,50]'
       mtc run configs/*.yaml --quick -j 2
+      mtc list gmm_overlap
       mtc keys gmm_overlap
       mtc render results/gmm_overlap
     """
@@ -297,10 +300,10 @@ def select(data, model, k_range, criteria, label_column, train_labels, columns, 
     same command resumes there, other options get their own folder.
     \b
     Examples:
-      mtc select blobs.csv --label-column label -j 2
-      mtc select photo.png
-      mtc select docs.mtx --model spkmeans --k 2..20
-      mtc select users.txt --criteria mtc,bicross
+      mtc select data/examples/blobs.csv --label-column label -j 2
+      mtc select data/lena/lena512_gray.png
+      mtc select data/examples/classic3_300.mtx --model spkmeans --k 2..20
+      mtc select data/access_control_hp/domino.txt.gz --criteria mtc,bicross
     """
     import json
 
