@@ -130,13 +130,16 @@ def _version(ctx, param, value) -> None:
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_version,
               help="Show the version and exit.")
 def main():
-    """Model-order selection experiments: run a config, redraw its figures, list what exists.
+    """Model-order selection: which k for your data (select), and the papers' experiments —
+    run a config, redraw its figures, list what exists.
 
     \b
     Examples:
+      mtc select data/examples/blobs.csv --label-column label -j 2
       mtc run configs/gmm_overlap.yaml --quick
-      mtc run configs/svd_lenna.yaml -j 2 --set sigma=[10,50]
+      mtc run configs/svd_lenna.yaml --quick -j 2 --set 'sigma=[10,50]'
       mtc run configs/*.yaml --quick -j 2
+      mtc list gmm_overlap
       mtc keys gmm_overlap
       mtc render results/gmm_overlap
     """
@@ -270,7 +273,8 @@ def _parse_shard(text: str) -> tuple[int, int]:
 @click.option("-j", "--jobs", default=1, show_default=True, type=click.IntRange(min=-1),
               help="Worker processes (-1: all cores).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
-              help="Run directory [default: results/select/<data stem>-<model>].")
+              help="Run directory [default: results/select/<data stem>-<model>-<digest>, "
+              "the digest of the data and of every option that changes the answer].")
 @click.option("--force", is_flag=True, help="Recompute every task, ignoring the task cache.")
 @click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky",
               show_default=True, help="As for mtc run.")
@@ -292,11 +296,14 @@ def select(data, model, k_range, criteria, label_column, train_labels, columns, 
     DATA: CSV/TSV (header detected), .npy/.npz, Matrix Market .mtx (documents × terms),
     an image (rank of its 8×8 patch matrix), or a user–permission list / 0/1 matrix.
     \b
+    Runs into results/select/<data stem>-<model>-<digest of the data and options>/: the
+    same command resumes there, other options get their own folder.
+    \b
     Examples:
-      mtc select blobs.csv --label-column label -j 2
-      mtc select photo.png
-      mtc select docs.mtx --model spkmeans --k 2..20
-      mtc select users.txt --criteria mtc,bicross
+      mtc select data/examples/blobs.csv --label-column label -j 2
+      mtc select data/lena/lena512_gray.png
+      mtc select data/examples/classic3_300.mtx --model spkmeans --k 2..20
+      mtc select data/access_control_hp/domino.txt.gz --criteria mtc,bicross
     """
     import json
 
@@ -313,9 +320,9 @@ def select(data, model, k_range, criteria, label_column, train_labels, columns, 
         raw["dropna"] = True
     if standardize:
         raw["standardize"] = True
-    cfg, run_dir = _select_config(raw, data, overrides, out)
+    cfg, run_dir, options = _select_config(raw, data, overrides, out)
     if save_config is not None:
-        _check_writable(save_config, "--save-config")
+        _check_writable(save_config, "--save-config", run_dir)
     if jobs != 1 and backend == "loky" and shard is None:
         from mtc_cli.run.registry import get_experiment
 
@@ -326,7 +333,7 @@ def select(data, model, k_range, criteria, label_column, train_labels, columns, 
             start_workers(min(_jobs(jobs), cores()), ("experiments.select",
                                                       "mtc_cli.selection.tasks",
                                                       "mtc_cli.selection.fitting"))
-    outcome = _run(cfg, run_dir, jobs, force, backend, scheduler, cluster_file, shard)
+    outcome = _run(cfg, run_dir, jobs, force, backend, scheduler, cluster_file, shard, options)
     if save_config is not None:  # only for a run that was accepted and ran
         _save_select_config(save_config, raw, cfg, overrides)
     if outcome is None:
@@ -337,9 +344,11 @@ def select(data, model, k_range, criteria, label_column, train_labels, columns, 
         _print_outcome(outcome)
 
 
-def _check_writable(path: Path, option: str) -> None:
+def _check_writable(path: Path, option: str, run_dir: Path) -> None:
     """Refuse, before any task runs, an output file that cannot be written: no directory to
-    hold it, a directory in its place, or a directory that takes no new file."""
+    hold it, a directory in its place, or a directory that takes no new file. A directory
+    the run makes (``results/select/`` before the first run) is taken: the file is written
+    after the run."""
     import os
 
     from mtc_cli.core.files import new_temp_file
@@ -347,6 +356,8 @@ def _check_writable(path: Path, option: str) -> None:
     if path.is_dir():
         raise MtcError(f"{option} {path}: is a directory; name a file")
     if not path.parent.is_dir():
+        if path.parent.resolve() in (run_dir.resolve(), *run_dir.resolve().parents):
+            return
         raise MtcError(f"{option} {path}: no directory {path.parent}/ to write it in")
     try:
         fd, tmp = new_temp_file(path)
@@ -378,8 +389,8 @@ SELECT_OPTIONS = {"k": "--k", "label_column": "--label-column", "train_labels":
 
 
 def _select_config(raw: dict, data: Path, overrides, out):
-    """The select config of the command line (errors name the options), and its run
-    directory."""
+    """The select config of the command line (errors name the options), its run directory
+    and the digest of its options (:func:`_options_digest`)."""
     from mtc_cli.run.config import config_from_mapping
     from mtc_cli.run.registry import get_experiment
 
@@ -393,12 +404,34 @@ def _select_config(raw: dict, data: Path, overrides, out):
         for key, option in SELECT_OPTIONS.items():
             message = message.replace(f"key '{key}'", option)
         raise MtcError(message) from None
-    return cfg, out if out is not None else Path("results") / "select" / name
+    options = _options_digest(cfg, name)
+    if out is None:
+        out = Path("results") / "select" / f"{name}-{options[:6]}"
+    return cfg, out, options
 
 
-def _run(cfg, run_dir, jobs, force, backend, scheduler, cluster_file, shard):
-    """Run ``cfg`` into ``run_dir`` as ``mtc run`` does; None for a shard (it only fills the
-    task cache)."""
+def _options_digest(cfg, name: str) -> str:
+    """The sha256 of what decides a selection's answer: the data file's bytes, the run's
+    ``name`` (data stem and model, given or by default), every other key not at its
+    default and the seed — not where the file is, nor how or where the run is done (-j,
+    --backend, --out, --json)."""
+    import hashlib
+    import json
+
+    from mtc_cli.core.files import file_sha256
+    from mtc_cli.run.params import to_plain
+
+    p = cfg.params
+    defaults = to_plain(type(p)())
+    options = {k: v for k, v in to_plain(p).items()
+               if k not in ("data", "model") and v != defaults[k]}
+    options.update(data=file_sha256(p.data), name=name, seed=cfg.seed)
+    return hashlib.sha256(json.dumps(options, sort_keys=True).encode()).hexdigest()
+
+
+def _run(cfg, run_dir, jobs, force, backend, scheduler, cluster_file, shard, options=None):
+    """Run ``cfg`` into ``run_dir`` as ``mtc run`` does (with ``options``, a run directory
+    of other options is refused); None for a shard (it only fills the task cache)."""
     from mtc_cli.run import pipeline
 
     jobs = _jobs(jobs)
@@ -411,7 +444,8 @@ def _run(cfg, run_dir, jobs, force, backend, scheduler, cluster_file, shard):
 
         spec = load_cluster_spec(cluster_file)
     outcome = pipeline.run(cfg, out=run_dir, jobs=jobs, force=force, backend=backend,
-                           scheduler=scheduler, cluster=spec, shard=shard_spec)
+                           scheduler=scheduler, cluster=spec, shard=shard_spec,
+                           options=options)
     if shard_spec is not None:
         s = outcome.stats
         click.echo(f"shard {shard}: {s['n_computed']} tasks computed, {s['n_cached']} from "
@@ -459,12 +493,14 @@ def _print_outcome(outcome) -> None:
 
 
 def _done(outcome) -> str:
+    """The run's last lines: how its outputs compare with those it found (if worth saying),
+    then the tasks computed and the run directory, always the last line."""
     s = outcome.stats
     kept = " (every output as it was: run.json kept)" if s.get("record_kept") else ""
     verdict = s.get("agreement")
     said = f"\n{verdict.line()}" if verdict is not None and verdict.line() else ""
-    return (f"\n{s['n_computed']} tasks computed, {s['n_cached']} from cache. "
-            f"Results: {outcome.run_dir}/{kept}{said}")
+    return (f"{said}\n{s['n_computed']} tasks computed, {s['n_cached']} from cache. "
+            f"Results: {outcome.run_dir}/{kept}")
 
 
 @main.command()
@@ -490,13 +526,19 @@ def render(run_dir, config, plugins):
 
 
 @main.command("list")
-def list_():
+@click.argument("names", metavar="[NAME]...", nargs=-1)
+@click.option("--long", "full", is_flag=True,
+              help="Every description in full [default: one line each, cut with …].")
+@_one_line_errors
+def list_(names, full):
     """List the shipped configs, the experiments and the criteria (by the names
-    ``--criteria`` takes), one line each."""
+    ``--criteria`` takes), one line each; in full with --long, or for each NAME given (a
+    config, by its file or stem, an experiment or a criterion)."""
     from mtc_cli.run.params import PROJECT_ROOT, read_yaml
     from mtc_cli.run.registry import description, experiment_names
     from mtc_cli.selection.catalog import CRITERIA
 
+    full = full or bool(names)
     configs = []
     for path in sorted((PROJECT_ROOT / "configs").glob("*.yaml")):
         try:
@@ -507,19 +549,64 @@ def list_():
     sections = {
         "Configs": configs,
         "Experiments": [(name, description(name)) for name in experiment_names()],
-        "Criteria": [(c.name, criterion_line(c)) for c in CRITERIA.values()],
+        "Criteria": [(c.name, criterion_line(c, full)) for c in CRITERIA.values()],
     }
+    if names:
+        sections = _named(sections, names)
     for title, entries in sections.items():
+        if not entries:
+            continue
         click.echo(f"{title}:")
-        width = max((len(name) for name, _ in entries), default=0)
+        width = max(len(name) for name, _ in entries)
         for name, text in entries:
-            click.echo(f"  {name:<{width}}  {_one_line(text, WIDTH - width - 4)}".rstrip())
+            if full:
+                click.echo(f"  {name}")
+                click.echo(_in_full(text, WIDTH, indent=6))
+            else:
+                click.echo(f"  {name:<{width}}  {_one_line(text, WIDTH - width - 4)}".rstrip())
 
 
-def criterion_line(c) -> str:
-    """What criterion ``c`` chooses, its reference and the models it applies to."""
+def _named(sections: dict, names) -> dict:
+    """The entries of ``sections`` that ``names`` name (a config by its path, file name or
+    stem); an error for a name of none."""
+    import difflib
+
+    def aliases(name: str) -> set[str]:
+        return {name, Path(name).name, Path(name).stem}
+
+    for asked in names:
+        if not any(asked in aliases(name) for entries in sections.values()
+                   for name, _ in entries):
+            known = sorted({a for entries in sections.values() for name, _ in entries
+                            for a in aliases(name)})
+            close = difflib.get_close_matches(asked, known, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise MtcError(f"{asked}: no config, experiment or criterion of that name{hint}; "
+                           "`mtc list` names them all")
+    return {title: [(name, text) for name, text in entries
+                    if any(asked in aliases(name) for asked in names)]
+            for title, entries in sections.items()}
+
+
+def criterion_line(c, full: bool = False) -> str:
+    """What criterion ``c`` chooses, its reference and the models it applies to; ``full``:
+    also the smallest k where it is defined and, for ``mtc``, each model's transfer cost."""
     chooses = c.optimises or "min transfer cost of each half's solution on the other half"
-    return f"{chooses} ({c.source}; {', '.join(c.models)})"
+    line = f"{chooses} ({c.source}; {', '.join(c.models)})"
+    if not full:
+        return line
+    costs = "".join(f"; {m}: {c.describe(m)}" for m in c.models) if c.name == "mtc" else ""
+    return f"{line}; defined for k ≥ {c.k_min}{costs}"
+
+
+def _in_full(text, width: int, indent: int) -> str:
+    """Every paragraph of ``text``, wrapped to ``width`` columns and indented."""
+    import textwrap
+
+    return "\n".join(textwrap.fill(" ".join(paragraph.split()), width,
+                                    initial_indent=" " * indent, subsequent_indent=" " * indent,
+                                    break_long_words=False, break_on_hyphens=False)
+                      for paragraph in str(text or "").strip().split("\n\n"))
 
 
 #: the width of the lines of ``mtc list`` and ``mtc keys``

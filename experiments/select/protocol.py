@@ -239,7 +239,8 @@ class SelectProtocol(Experiment):
         return 8 * n * d * 6 + 16 * 2**20 + covariances
 
     def run_name(self, p: Params) -> str:
-        """``<data stem>-<model>``: the default run directory under results/select/."""
+        """``<data stem>-<model>``: the default run directory's name under results/select/,
+        which ``mtc select`` ends with the digest of the options."""
         return f"{Path(p.data).name.split('.')[0]}-{model_of(p)}"
 
     def paper_targets(self, p: Params) -> bool:

@@ -127,12 +127,13 @@ def default_run_dir(cfg: Config) -> Path:
 
 def run(cfg: Config, *, out: Path | None = None, jobs: int = 1, force: bool = False,
         backend: str = "loky", scheduler: str | None = None, cluster=None,
-        shard: tuple[int, int] | None = None) -> Outcome:
+        shard: tuple[int, int] | None = None, options: str | None = None) -> Outcome:
     """Compute the missing tasks of ``cfg`` and, unless sharded, write every output.
 
     Everything that can be checked is checked before anything is written: the experiment's
     ``check``, its tasks, the dask scheduler (connected first), the run directory (writable;
-    not a run of another config unless ``force``; not in use by another run)."""
+    not a run of another config, or of other ``options`` when given, unless ``force``; not
+    in use by another run)."""
     exp = get_experiment(cfg.experiment)
     check = getattr(exp, "check", None)
     if check is not None:
@@ -153,7 +154,8 @@ def run(cfg: Config, *, out: Path | None = None, jobs: int = 1, force: bool = Fa
     else:
         client_cm = contextlib.nullcontext()
     threads = backend == "loky" and shard is None and exp.small(cfg.params)
-    with client_cm, prepared(run_dir, cfg, force=force, shard=shard) as fresh:
+    with client_cm, prepared(run_dir, cfg, force=force, shard=shard,
+                             options=options) as fresh:
         loading = None
         if jobs > 1 and shard is None:
             loading = preload(getattr(exp, "summary_modules", ()))
@@ -240,9 +242,11 @@ class _Fresh:
 
 
 @contextlib.contextmanager
-def prepared(run_dir: Path, cfg: Config, *, force: bool, shard=None):
+def prepared(run_dir: Path, cfg: Config, *, force: bool, shard=None, options: str | None = None):
     """Make ``run_dir`` (and its missing parents) and hold its lock; refuse a directory that
     holds a run of another config (another experiment or config file) unless ``force``.
+    With ``options`` (the digest of an ``mtc select``'s options), ``config.json`` records
+    them and a directory holding a run of other options is refused instead.
 
     An OSError while setting up (permissions, read-only, full disk) is one MtcError line
     (exit 2), and the directories set-up made are removed: they hold nothing else yet. An
@@ -252,17 +256,18 @@ def prepared(run_dir: Path, cfg: Config, *, force: bool, shard=None):
     made = [p for p in (run_dir, *run_dir.parents) if not p.exists()][::-1]
     previous = run_dir / "config.json"
     if previous.is_file() and not force:
-        _refuse_other_config(previous, cfg, run_dir)
+        _refuse_other_config(previous, cfg, run_dir, options)
     elif run_dir.is_dir() and not force:
         _refuse_foreign_files(run_dir)
         if previous.is_file():  # another shard wrote it meanwhile
-            _refuse_other_config(previous, cfg, run_dir)
+            _refuse_other_config(previous, cfg, run_dir, options)
     lock = contextlib.ExitStack()
     try:
         run_dir.mkdir(parents=True, exist_ok=True)
         (run_dir / "tasks").mkdir(exist_ok=True)
         lock.enter_context(runlock.hold(run_dir, shard))
-        write_json({"config_file": str(cfg.path), "config": cfg.resolved()}, previous)
+        record = {"config_file": str(cfg.path), "config": cfg.resolved()}
+        write_json(record if options is None else {**record, "options": options}, previous)
     except OSError as exc:
         lock.close()
         if made:
@@ -292,16 +297,22 @@ def _refuse_foreign_files(run_dir: Path) -> None:
                        "--out, or --force to write into it")
 
 
-def _refuse_other_config(path: Path, cfg: Config, run_dir: Path) -> None:
+def _refuse_other_config(path: Path, cfg: Config, run_dir: Path, options: str | None) -> None:
+    """Refuse ``run_dir`` unless its record ``path`` is of the same config file and
+    experiment — or, with ``options``, of the same options."""
     try:
         old = json.loads(path.read_text())
         same = (old["config"]["experiment"] == cfg.experiment
                 and Path(old["config_file"]).resolve() == Path(cfg.path).resolve())
+        theirs = old.get("options")
     except (OSError, ValueError, KeyError, TypeError):
-        same = False
+        same, theirs = False, None
+    if options is not None:
+        same = theirs == options
     if not same:
-        raise MtcError(f"{run_dir}: holds a run of another config ({path}); choose another "
-                       "--out, or --force to replace it")
+        what = "other options" if options and theirs else "another config"
+        raise MtcError(f"{run_dir}: holds a run of {what} ({path}); choose another --out, or "
+                       "--force to replace it")
 
 
 def finish(cfg: Config, exp, run_dir: Path, stats: dict, tasks: list[dict]) -> Outcome:

@@ -81,6 +81,48 @@ def test_list_names_configs_experiments_and_criteria(cli):
         assert text == first or text.endswith(" …") and first.startswith(text[:-2] + " "), name
 
 
+
+def _in_full(output: str) -> dict[str, str]:
+    """``mtc list --long``'s entries: name → its text on one line."""
+    entries, name = {}, None
+    for line in output.splitlines():
+        if line.startswith("      "):
+            entries[name] = f"{entries[name]} {line.strip()}".strip()
+        elif line.startswith("  "):
+            name = line.strip()
+            entries[name] = ""
+    return entries
+
+
+def test_list_long_and_list_name_give_the_descriptions_in_full(cli, root):
+    from mtc_cli.run.params import read_yaml
+    from mtc_cli.run.registry import description, experiment_names
+    from mtc_cli.selection.catalog import CRITERIA
+
+    result = cli("list", "--long")
+    lines = result.output.splitlines()
+    assert result.exit_code == 0 and not any(line.endswith(" …") for line in lines)  # no cut
+    assert all(len(line) <= 100 for line in lines)
+    entries = _in_full(result.output)
+    league = " ".join(read_yaml(root / "configs" / "league.yaml")["description"].split())
+    assert entries["configs/league.yaml"] == league and len(league) > 100
+    assert entries["league"] == description("league")
+    assert set(entries) == ({f"configs/{p.name}" for p in (root / "configs").glob("*.yaml")}
+                            | set(experiment_names()) | set(CRITERIA))
+    assert entries["mtc"].endswith("boolean: min Hamming transfer cost of the MAC roles (Sect. 5)")
+    # by name: a config by its stem or file, an experiment, a criterion — and nothing else
+    named = cli("list", "league", "svd_lenna.yaml", "bic")
+    assert named.exit_code == 0
+    assert _in_full(named.output) == {k: entries[k] for k in ("configs/league.yaml",
+                                                              "configs/svd_lenna.yaml",
+                                                              "league", "bic")}
+    assert [line for line in named.output.splitlines() if not line.startswith(" ")] == [
+        "Configs:", "Experiments:", "Criteria:"]
+    unknown = cli("list", "leage")
+    assert unknown.exit_code == 2 and unknown.stdout == ""
+    assert unknown.stderr == ("mtc: error: leage: no config, experiment or criterion of that "
+                              "name (did you mean 'league'?); `mtc list` names them all\n")
+
 def _imported(*args) -> tuple[str, list[str]]:
     """Run ``mtc ARGS`` in a fresh interpreter: its stderr and the heavy modules imported."""
     code = ("import sys\nfrom mtc_cli.cli import entry\ntry:\n    entry(sys.argv[1:])\n"

@@ -1,11 +1,18 @@
-"""The ``mtc select`` lines of README.md's and docs/select.md's ```bash blocks run as a real
-``mtc`` process on the repository's files (with cheap settings and their outputs in a
-temporary directory) and read as many features as the file holds besides its label column."""
+"""Every ``mtc select``, ``mtc list``, ``mtc keys``, ``mtc render`` and ``mtc run … --quick``
+line of README.md's and docs/select.md's ```bash blocks and of the ``--help`` texts runs as
+written, as a real ``mtc`` process, in a temporary copy of the repository root holding what
+the line names: exit status 0, nothing written outside ``results/``, the repository left as
+it was. The lines that take longer than about 20 s are marked slow; with cheap settings,
+their ``mtc select`` lines also run in the fast suite and read as many features as the file
+holds besides its label column."""
 
+import glob
+import hashlib
 import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,12 +20,22 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mtc_cli.cli import select
+from mtc_cli.cli import main, select
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", ROOT / "docs" / "select.md"]
-#: files the examples name that the repository does not hold (yet): their lines are skipped
-KNOWN_MISSING = {"photo.png", "grants.txt", "docs.mtx"}
+#: the commands whose lines run (``mtc run`` only with --quick)
+COMMANDS = {"select", "list", "keys", "render", "run"}
+#: the lines that take longer than about 20 s as written (2 cores, shared)
+SLOW = {
+    "mtc select data/examples/blobs.csv --label-column label -j 2",
+    "mtc select data/examples/rings.csv --label-column label --model auto -j 2",
+    "mtc select data/access_control_hp/domino.txt.gz",
+    "mtc select data/access_control_hp/domino.txt.gz --criteria mtc,bicross",
+    "mtc select data/examples/blobs.csv --label-column label --save-config "
+    "results/select/mine.yaml",
+    "mtc run 'configs/*.yaml' --quick -j 2",
+}
 #: the label column of the example tables (data/examples/SOURCE.md)
 LABEL = "label"
 #: a few splits and references: every criterion still runs, in seconds
@@ -26,9 +43,14 @@ CHEAP = ["--splits", "2", "--set", "references=2", "--set", "clest_references=1"
          "--set", "clest_splits=2"]
 
 
+def _runs(args: list[str]) -> bool:
+    return len(args) > 1 and args[0] == "mtc" and args[1] in COMMANDS and (
+        args[1] != "run" or "--quick" in args)
+
+
 def _examples() -> dict[str, list[str]]:
-    """Each distinct ``mtc select`` line (its arguments, as the shell splits them) → where
-    it stands (page:line)."""
+    """Each distinct line that runs (as the shell splits it, joined again) → where it
+    stands (page:line, or the command whose --help shows it)."""
     found = {}
     for page in PAGES:
         text = page.read_text()
@@ -36,9 +58,14 @@ def _examples() -> dict[str, list[str]]:
             first = text.count("\n", 0, block.start(1)) + 1
             for i, line in enumerate(block.group(1).splitlines()):
                 args = shlex.split(line, comments=True)
-                if args[:2] == ["mtc", "select"]:
-                    found.setdefault(shlex.join(args[2:]), []).append(
-                        f"{page.name}:{first + i}")
+                if _runs(args):
+                    found.setdefault(shlex.join(args), []).append(f"{page.name}:{first + i}")
+    for name, command in [("mtc", main), *main.commands.items()]:
+        for line in (command.help or "").splitlines():
+            args = shlex.split(line) if line.strip().startswith("mtc ") else []
+            if _runs(args):
+                where = "mtc --help" if name == "mtc" else f"mtc {name} --help"
+                found.setdefault(shlex.join(args), []).append(where)
     return found
 
 
@@ -46,32 +73,103 @@ EXAMPLES = _examples()
 
 
 def _params(args: list[str]) -> dict:
-    """The line's arguments as ``mtc select`` reads them (not validated)."""
+    """The arguments of an ``mtc select`` line as it reads them (not validated)."""
     return select.make_context("select", list(args), resilient_parsing=True).params
 
 
-def test_the_pages_hold_the_examples():
-    data = {Path(_params(shlex.split(line))["data"]).name for line in EXAMPLES}
-    assert {"blobs.csv", "rings.csv"} <= data and KNOWN_MISSING <= data
+def _ids(lines) -> list[str]:
+    return [",".join(EXAMPLES[line]) for line in lines]
 
 
-@pytest.mark.parametrize("line", EXAMPLES, ids=[",".join(w) for w in EXAMPLES.values()])
-def test_select_example_runs_on_the_files_features(line, tmp_path):
-    args = shlex.split(line)
+def test_the_pages_and_the_help_hold_the_examples():
+    assert SLOW <= set(EXAMPLES)
+    lines = [shlex.split(line) for line in EXAMPLES]
+    assert {args[1] for args in lines} == COMMANDS
+    data = {Path(_params(args[2:])["data"]).name for args in lines if args[1] == "select"}
+    assert {"blobs.csv", "rings.csv", "lena512_gray.png", "classic3_300.mtx",
+            "domino.txt.gz"} <= data
+    for where in ("mtc --help", "mtc select --help"):
+        assert any(where in places for places in EXAMPLES.values()), where
+
+
+def _tree(folder: Path) -> dict:
+    """Every file under ``folder`` outside its ``results/`` → the digest of its bytes."""
+    return {p.relative_to(folder): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in folder.rglob("*")
+            if p.is_file() and p.relative_to(folder).parts[0] != "results"}
+
+
+def _git_status() -> str:
+    return subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True,
+                          text=True, check=True).stdout
+
+
+def _copy_named(args: list[str], into: Path) -> None:
+    """Copy into ``into`` every file or folder of the repository an argument names (globs
+    as the shell expands them), at the same relative path."""
+    for arg in args:
+        for path in glob.glob(arg, root_dir=ROOT):
+            source, target = ROOT / path, into / path
+            if Path(path).is_absolute() or ".." in Path(path).parts:
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if source.is_dir():
+                shutil.copytree(source, target, ignore=shutil.ignore_patterns("tasks"))
+            else:
+                shutil.copy2(source, target)
+
+
+def mtc(args, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mtc_cli.cli", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, timeout=1800,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+@pytest.mark.parametrize("line", [pytest.param(line, marks=pytest.mark.slow if line in SLOW
+                                               else ()) for line in EXAMPLES], ids=_ids(EXAMPLES))
+def test_example_runs_as_written(line, tmp_path):
+    args = shlex.split(line)[1:]
+    _copy_named(args, tmp_path)
+    (tmp_path / "results").mkdir(exist_ok=True)  # as at the repository root
+    status, inputs = _git_status(), _tree(tmp_path)
+    expanded = [p for a in args for p in (sorted(glob.glob(a, root_dir=tmp_path)) or [a])]
+    proc = mtc(expanded, tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert _tree(tmp_path) == inputs  # nothing written outside results/
+    assert _git_status() == status  # the repository as it was
+    if args[0] == "select":
+        params = _params(args[1:])
+        if params["as_json"]:
+            folder = json.loads(proc.stdout)["results"]
+        else:
+            last = proc.stdout.strip().splitlines()[-1]
+            folder = re.fullmatch(r"\d+ tasks computed, \d+ from cache\. Results: (\S+)/.*",
+                                  last).group(1)
+        assert folder.startswith("results/select/") and (tmp_path / folder / "run.json").is_file()
+        if params["save_config"] is not None:
+            assert (tmp_path / params["save_config"]).is_file()
+
+
+SLOW_SELECT = [line for line in EXAMPLES if line in SLOW and shlex.split(line)[1] == "select"]
+
+
+@pytest.mark.parametrize("line", SLOW_SELECT, ids=_ids(SLOW_SELECT))
+def test_slow_select_example_runs_cheaply_on_the_files_features(line, tmp_path):
+    args = shlex.split(line)[2:]
     params = _params(args)
     data = ROOT / params["data"]
-    if not data.exists():
-        assert data.name in KNOWN_MISSING, f"{line}: {data} does not exist"
-        pytest.skip(f"{data.name} is not in the repository")
     extra = [*CHEAP, "--out", tmp_path / "run"]
     if params["k_range"] is None:
         extra += ["--k", "1..4"]
     if params["save_config"] is not None:  # the last --save-config counts
         extra += ["--save-config", tmp_path / params["save_config"].name]
-    proc = subprocess.run([sys.executable, "-m", "mtc_cli.cli", "select", *args,
-                           *map(str, extra)], cwd=ROOT, capture_output=True, text=True,
-                          timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert proc.returncode == 0, proc.stderr
+    proc = mtc(["select", *args, *extra], ROOT)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    if params["save_config"] is not None:
+        assert (tmp_path / params["save_config"].name).is_file()
+        assert not (ROOT / params["save_config"]).exists()
+    if data.suffix != ".csv":
+        return
     columns = pd.read_csv(data, nrows=0).columns
     features = len(columns) - (LABEL in columns)
     if params["as_json"]:
@@ -80,6 +178,3 @@ def test_select_example_runs_on_the_files_features(line, tmp_path):
     else:
         printed = re.search(r"\d+ objects × \d+ features", proc.stdout).group(0)
     assert printed == f"{len(pd.read_csv(data))} objects × {features} features", line
-    if params["save_config"] is not None:
-        assert (tmp_path / params["save_config"].name).is_file()
-        assert not (ROOT / params["save_config"]).exists()

@@ -2,6 +2,7 @@
 one line with exit status 2 and nothing written."""
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -69,16 +70,68 @@ def test_json_output_is_the_summary(cli, blobs, tmp_path):
 
 def test_default_run_directory_and_saved_config(cli, blobs, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    saved = tmp_path / "mine.yaml"
+    saved = tmp_path / "results" / "select" / "mine.yaml"  # in a folder the run makes
     result = run(cli, blobs, "--label-column", "label", "--k", "1..3", "--criteria", "bic",
                  "--save-config", saved)
     assert result.exit_code == 0, result.output
-    assert (tmp_path / "results" / "select" / "blobs-gmm" / "summary.csv").is_file()
+    (folder,) = (tmp_path / "results" / "select").glob("blobs-gmm-*")
+    assert re.fullmatch(r"blobs-gmm-[0-9a-f]{6}", folder.name)
+    assert (folder / "summary.csv").is_file() and saved.is_file()
     rerun = cli("run", saved, "--out", tmp_path / "again")
     assert rerun.exit_code == 0, rerun.output
-    a = pd.read_csv(tmp_path / "results" / "select" / "blobs-gmm" / "rows.csv")
+    a = pd.read_csv(folder / "rows.csv")
     b = pd.read_csv(tmp_path / "again" / "rows.csv")
     pd.testing.assert_frame_equal(a, b)  # mtc select and mtc run share one path
+
+
+def _files(folder) -> dict:
+    return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file()}
+
+
+def test_other_options_keep_the_first_runs_files_and_the_same_options_resume(
+        cli, blobs, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    first = ["--label-column", "label", "--model", "kmeans", "--k", "1..3", "--criteria", "gap"]
+    result = run(cli, blobs, *first, *FAST)
+    assert result.exit_code == 0, result.output
+    last = result.output.strip().splitlines()[-1]
+    (folder,) = (tmp_path / "results" / "select").iterdir()
+    assert last.endswith(f"Results: results/select/{folder.name}/")  # the last line names it
+    before = _files(folder)
+    for other in (["--k", "1..4"], ["--criteria", "gap,silhouette"], ["--seed", "1"],
+                  ["--set", "references=3"], ["--standardize"]):
+        result = run(cli, blobs, *first, *FAST, *other)
+        assert result.exit_code == 0, (other, result.output)
+        assert f"Results: results/select/{folder.name}/" not in result.output, other
+        assert _files(folder) == before, other  # byte for byte
+    assert len(list((tmp_path / "results" / "select").iterdir())) == 6
+    # the same options, written otherwise and with other ways of running: the same folder
+    again = run(cli, blobs, "--model", "kmeans", "--label-column", "label", "--criteria", "gap",
+                "--k", "1..3", *FAST, "--splits", "2", "-j", "2", "--json")
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout)["results"] == f"results/select/{folder.name}"
+    resumed = run(cli, blobs, *first, *FAST)
+    assert "0 tasks computed" in resumed.output and _files(folder) == before
+
+
+def test_out_to_a_run_of_other_options_is_refused_without_force(cli, blobs, tmp_path):
+    out = tmp_path / "run"
+    options = ["--label-column", "label", "--model", "kmeans", "--k", "1..3", "--criteria", "gap"]
+    assert run(cli, blobs, *options, "--out", out, *FAST).exit_code == 0
+    before = _files(out)
+    saved = tmp_path / "other.yaml"
+    refused = run(cli, blobs, *options, "--k", "1..4", "--out", out, "--save-config", saved,
+                  *FAST)
+    assert refused.exit_code == 2 and refused.stdout == ""
+    assert refused.stderr == (f"mtc: error: {out}: holds a run of other options "
+                              f"({out}/config.json); choose another --out, or --force to "
+                              "replace it\n")
+    assert _files(out) == before and not saved.exists()  # nothing written
+    forced = run(cli, blobs, *options, "--k", "1..4", "--out", out, "--force", *FAST)
+    assert forced.exit_code == 0, forced.output
+    assert "0 tasks computed" in run(cli, blobs, *options, "--k", "1..4", "--out", out,
+                                     *FAST).output
 
 
 @pytest.mark.reliability
