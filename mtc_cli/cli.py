@@ -241,9 +241,11 @@ def _parse_shard(text: str) -> tuple[int, int]:
 @main.command()
 @click.argument("data", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--model", type=click.Choice([*SELECT_MODELS, "auto"]),
-              help="What k counts [default: gmm for tables, spkmeans for .mtx, svd for "
-              "images, boolean for 0/1 matrices and user–permission lists]; auto: the "
-              "clustering algorithm of lowest normalised stability, and its k.")
+              help="What k counts [default: auto for tables (the league's answer: "
+              "docs/league.md), spkmeans for .mtx, svd for images, boolean for 0/1 "
+              "matrices and user–permission lists]; auto: the clustering algorithm of "
+              "lowest normalised stability, its vote, and k = 1 only where Hartigan's dip "
+              "test and the gap statistic both say so.")
 @click.option("--k", "k_range", metavar="LO..HI",
               help="Range of k; a single K means 1..K [default: 1..10; svd: every rank up "
               "to 100].")

@@ -85,7 +85,8 @@ _FITS: dict = {}
 def _fitted_rule(model: str, train: list[Election]) -> voting.Rule:
     """:func:`mtc_cli.selection.voting.fit_rule` of ``model`` on ``train`` (each fit once:
     the votes, ``auto`` and the tests of k = 1 share them)."""
-    key = (model, tuple(e.dataset for e in train))
+    key = (model, tuple((e.dataset, tuple(sorted(e.choices.get(model, {}).items())))
+                        for e in train))
     if key not in _FITS:
         _FITS[key] = voting.fit_rule(_choices_frame(train, model))[0]
     return _FITS[key]
@@ -215,7 +216,8 @@ class Gated(Candidate):
     """k = 1 as its own question: ``test`` says whether the data have no group structure
     (``gap``: the gap statistic's 1-s.e. rule chooses 1 (of k-means); ``duda_hart``: Duda
     & Hart's test chooses 1; ``dip``: Hartigan's dip test of the first principal component
-    does not reject unimodality at ``level``); if it does the answer is 1, else the
+    does not reject unimodality at ``level``; ``a+b``: both say so); if it does the answer
+    is 1, else the
     ``base`` candidate's answer among k ≥ 2 (a vote with every choice of k = 1 left out)."""
 
     kind = "gated"
@@ -223,7 +225,8 @@ class Gated(Candidate):
     def __init__(self, base: Candidate, test: str, level: float | None = None):
         self.base, self.test, self.level = base, test, level
         self.fitted = base.fitted
-        what = f"dip p > {level:g}" if test == "dip" else test
+        what = " and ".join(f"dip p > {level:g}" if t == "dip" else t
+                            for t in test.split("+"))
         self.name = f"{base.name} | k = 1 by {what}"
 
     def spec(self):
@@ -323,7 +326,8 @@ def roster(rows: pd.DataFrame, p: Params) -> list[Candidate]:
     sizes = list(p.hdbscan_sizes)
     out += [HdbscanCount(m, sizes) for m in sizes] + [HdbscanCount(None, sizes)]
     bases = [votes[(m, "fitted")] for m in models] + autos
-    tests = [("gap", None), ("duda_hart", None), *(("dip", a) for a in DIP_LEVELS)]
+    tests = [("gap", None), ("duda_hart", None),
+             *((t, a) for t in ("dip", "dip+gap", "dip+duda_hart") for a in DIP_LEVELS)]
     out += [Gated(b, t, a) for b in bases for t, a in tests]
     return out
 
@@ -331,21 +335,25 @@ def roster(rows: pd.DataFrame, p: Params) -> list[Candidate]:
 # --- what mtc ships ------------------------------------------------------------------------
 
 #: the kinds of candidate the default answer is chosen among (a single criterion of one
-#: algorithm is a criterion, not an answer; the votes as they were are history)
-ANSWERS = ("vote", "auto", "hdbscan", "gated")
+#: algorithm is a criterion, not an answer; HDBSCAN's count and the plain plurality are
+#: compared, not shipped: ``mtc select`` answers with a vote of the shipped rule)
+ANSWERS = ("vote", "auto", "gated")
 
 
 def answer_rule(table: pd.DataFrame, es: list[Election], sizes: list[int]) -> pd.DataFrame:
     """The answer's rule mtc ships (``mtc_cli/selection/answer_rule.csv``): the default model
-    of the best candidate leave one family out among the fitted answers (:data:`ANSWERS`
-    with the votes' rules fitted as mtc ships them; in :func:`league`'s order: ties to the
-    smaller mean error), ``auto``'s winner rule and
-    the test of k = 1 of the best candidate of its kind (auto; a test of k = 1 only where
-    the best such candidate has one), and HDBSCAN's ``min_cluster_size`` fitted on every
-    family; each with why."""
-    ok = table[table["kind"].isin(ANSWERS) & table["fitted"].astype(bool)]
+    of the best answer (:data:`ANSWERS` counting the votes mtc can ship: the rule it shipped
+    before this league or the one fitted here) leave one family out (in :func:`league`'s
+    order: ties to the smaller mean error, then the roster's order), those votes, its winner rule
+    and the test of k = 1 of the best candidate of its kind (auto with those votes; a test
+    of k = 1 only where the best such candidate has one), and HDBSCAN's
+    ``min_cluster_size`` fitted on every family; each with why."""
+    ok = table[table["kind"].isin(ANSWERS) & table["candidate"].map(votes_of).notna()]
     best = ok.iloc[0]
-    autos = ok[ok["model"] == "auto"].iloc[0]
+    votes = votes_of(best["candidate"])
+    autos = ok[ok["model"] == "auto"]
+    autos = autos[autos["candidate"].map(votes_of) == votes] if votes else autos
+    autos = autos.iloc[0]
     gate = best if best["k1_test"] != "none" else None
     size = HdbscanCount(None, sizes).fit(es)
 
@@ -353,7 +361,11 @@ def answer_rule(table: pd.DataFrame, es: list[Election], sizes: list[int]) -> pd
         return (f"{row['candidate']}: {row['recovered_lofo']:.1%} averaged over the "
                 f"families, each left out of the fit it is scored on")
 
+    other = ok[ok["candidate"].map(votes_of).isin({"today", "fitted"} - {votes})]
+    votes_why = "the votes of the best answer" + (
+        f"; the best with the other votes, {why(other.iloc[0])}" if len(other) else "")
     rows = [("default_model", best["model"], f"the best answer, {why(best)}"),
+            ("votes", votes or "today", votes_why),
             ("auto_winner", autos["winner"], f"the best auto, {why(autos)}"),
             ("k1_test", "none" if gate is None else gate["k1_test"],
              "the best answer has no test of k = 1" if gate is None else why(gate)),
@@ -362,6 +374,14 @@ def answer_rule(table: pd.DataFrame, es: list[Election], sizes: list[int]) -> pd
             ("hdbscan_min_cluster_size", size, "the HDBSCAN count of the best mean over "
              "the families")]
     return pd.DataFrame(rows, columns=["key", "value", "why"])
+
+
+def votes_of(candidate: str) -> str | None:
+    """The votes a candidate counts, ``today`` or ``fitted`` (None: no vote of a rule)."""
+    for v in ("today", "fitted"):
+        if f"votes {v}" in candidate or f"vote ({v})" in candidate:
+            return v
+    return None
 
 
 # --- the experiment's hooks ---------------------------------------------------------------
@@ -380,8 +400,10 @@ def summarize(exp, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
 
 def tables(exp, rows, summary, p: Params) -> dict:
     """``league``: per candidate the share recovered per family and over families (leave
-    one family out and in sample) and the mean |k̂ − k|; ``vote_rule``: every algorithm's
-    vote fitted on every family (what mtc ships, :data:`mtc_cli.selection.voting.RULE_FILE`);
+    one family out and in sample) and the mean |k̂ − k|; ``vote_rule_fitted``: every
+    algorithm's vote fitted on every family; ``vote_rule``: the votes the answer's rule
+    counts, that one or the rule shipped before this league (:data:`BEFORE`; what mtc
+    ships, :data:`mtc_cli.selection.voting.RULE_FILE`);
     ``answer_rule``: the answer's rule (:func:`answer_rule`, what mtc ships,
     :data:`mtc_cli.selection.answer.ANSWER_FILE`)."""
     a = summary.rename(columns={"selected_k": "k_lofo"})
@@ -389,8 +411,11 @@ def tables(exp, rows, summary, p: Params) -> dict:
     models = [m for m in p.models if m in set(rows["model"])]
     rules = {m: voting.fit_rule(_choices_frame(es, m)) for m in models if m != PROBE}
     table = league(a)
-    return {"league": table, "vote_rule": voting.rule_table(rules),
-            "answer_rule": answer_rule(table, es, list(p.hdbscan_sizes))}
+    answer = answer_rule(table, es, list(p.hdbscan_sizes))
+    fitted = voting.rule_table(rules)
+    ships = answer.set_index("key").loc["votes", "value"] == "fitted"
+    return {"league": table, "vote_rule": fitted if ships else pd.read_csv(BEFORE),
+            "vote_rule_fitted": fitted, "answer_rule": answer}
 
 
 def report(exp, summary, p: Params, run_dir) -> str:

@@ -203,6 +203,12 @@ def auto_selections(p: Params) -> tuple[dict[str, Settings], dict[str, str]]:
     """The algorithms of ``auto`` whose data check takes the data, with their
     :class:`Settings`, and why each other one is left out (its refusal, e.g. a GMM on
     variances its regularisation cannot fit); the first refusal if none takes them."""
+    apart = [c for c in p.criteria or ()
+             if not any(m in CRITERIA[c].models for m in AUTO_MODELS)]
+    if apart:
+        raise MtcError(f"--criteria: {', '.join(apart)} does not apply to a clustering "
+                       f"algorithm, which auto compares (it does to: "
+                       f"{', '.join(sorted(CRITERIA[apart[0]].models))}); pick --model")
     taken, left = {}, {}
     for m in AUTO_MODELS:
         try:

@@ -23,8 +23,8 @@ import numpy as np
 #: the answer's rule that ships with mtc (written by the league experiment)
 ANSWER_FILE = Path(__file__).with_name("answer_rule.csv")
 #: the tests of "no group structure" (k = 1) the league compares (``none``: no test; the
-#: algorithms' votes may then say 1 themselves)
-K1_TESTS = ("none", "gap", "duda_hart", "dip")
+#: algorithms' votes may then say 1 themselves; ``a+b``: both tests say so)
+K1_TESTS = ("none", "gap", "duda_hart", "dip", "dip+gap", "dip+duda_hart")
 
 
 @cache
@@ -50,7 +50,8 @@ class Rule:
                 "gap": "the gap statistic's 1-s.e. rule (k-means)",
                 "duda_hart": "Duda & Hart's test (k-means)",
                 "dip": f"Hartigan's dip test of the first principal component at "
-                       f"{self.k1_level:g}"}[self.k1_test]
+                       f"{self.k1_level:g}"}
+        test = " and ".join(test[t] for t in self.k1_test.split("+"))
         return f"algorithm by {self.winner.replace('_', ' ')}; k = 1 decided by {test}"
 
 
@@ -67,11 +68,14 @@ def says_one(test: str, *, kmeans_choices: dict, dip_p: float, level: float = 0.
     Hart's test of k-means does not split the data (it chooses k = 1); ``dip`` —
     Hartigan's dip test of the first principal component does not reject unimodality at
     ``level`` (``dip_p`` its p-value, :func:`mtc_cli.core.criteria.dip.dip_pvalue`);
-    ``none``: never."""
+    ``a+b``: both; ``none``: never."""
     if test not in K1_TESTS:
         raise ValueError(f"unknown test of k = 1 {test!r}: one of {', '.join(K1_TESTS)}")
     if test == "none":
         return False
+    if "+" in test:
+        return all(says_one(t, kmeans_choices=kmeans_choices, dip_p=dip_p, level=level)
+                   for t in test.split("+"))
     if test == "dip":
         return bool(np.isfinite(dip_p) and dip_p > level)
     return kmeans_choices.get(test) == 1
@@ -175,13 +179,16 @@ def gate(X, summaries: dict, rule: Rule) -> tuple[bool, str]:
     model = "kmeans" if "kmeans" in summaries else next(iter(summaries))
     if rule.k1_test == "none" or model not in CLUSTERING:
         return False, ""
-    dip_p = dip_of(X) if rule.k1_test == "dip" else np.nan
-    one = says_one(rule.k1_test, kmeans_choices=choice.choices(summaries[model]),
-                   dip_p=dip_p, level=rule.k1_level)
-    said = (f"the dip test of the first principal component, p = {dip_p:.2f} "
-            f"{'>' if one else '≤'} {rule.k1_level:g}" if rule.k1_test == "dip" else
-            f"{rule.k1_test} of {model} {'chooses' if one else 'does not choose'} k = 1")
-    return one, said
+    tests = rule.k1_test.split("+")
+    dip_p = dip_of(X) if "dip" in tests else np.nan
+    picks = choice.choices(summaries[model])
+    one = says_one(rule.k1_test, kmeans_choices=picks, dip_p=dip_p, level=rule.k1_level)
+    said = [f"the dip test of the first principal component, p = {dip_p:.3g} "
+            f"{'>' if dip_p > rule.k1_level else '≤'} {rule.k1_level:g}" if t == "dip" else
+            f"{t} of {model} {'chooses' if picks.get(t) == 1 else 'does not choose'} k = 1"
+            if t in picks else f"{t} of {model} was not computed (not among the criteria)"
+            for t in tests]
+    return one, " and ".join(said)
 
 
 def find(X, rows: dict, summaries: dict, settings: dict, *, auto_mode: bool,

@@ -52,13 +52,15 @@ def decide(stabilities: dict, votes: dict, rule: str = "lowest") -> pd.DataFrame
     """The decision table, one row per algorithm in the order of ``stabilities`` (model →
     :func:`normalised_stability`): its lowest value and the k of it (ties: the largest k,
     as the stability's own rule), its vote (``votes``: model → voted k, NaN: none), its
-    curve at its voted k (``at_vote``), how many algorithms vote its k (``backers``), the
+    curve at its voted k (``at_vote``), how many ranked algorithms (a finite curve) vote its
+    k (``backers``), the
     ``winner`` by ``rule`` (:data:`WINNER_RULES`) and, for ``lowest``, on the winner's row
     its ``margin``: the next lowest minimum minus its own (0 for a tie; NaN with one
     algorithm).
 
     - ``lowest``: the lowest minimum (Lange et al.'s comparison of two algorithms on one
-      data set); ties: the largest k of it, then the first;
+      data set) among the algorithms with a vote (one whose criteria all abstain gives no
+      answer); ties: the largest k of it, then the first;
     - ``at_vote``: the lowest curve at the algorithm's own voted k ≥ 2 (how stable the
       answer it gives is, not its most stable k); ties: the first;
     - ``agreement``: the k voted by the most algorithms, and of its algorithms the one of
@@ -67,6 +69,7 @@ def decide(stabilities: dict, votes: dict, rule: str = "lowest") -> pd.DataFrame
         raise ValueError(f"unknown winner rule {rule!r}: one of {', '.join(WINNER_RULES)}")
     rows = []
     voted = {m: float(votes.get(m, np.nan)) for m in stabilities}
+    ranked = [voted[m] for m, c in stabilities.items() if len(c) and np.isfinite(c.min())]
     for model, curve in stabilities.items():
         low = float(curve.min()) if len(curve) else np.nan
         k = float(curve.index[curve == low].max()) if len(curve) else np.nan
@@ -74,7 +77,7 @@ def decide(stabilities: dict, votes: dict, rule: str = "lowest") -> pd.DataFrame
         at = float(curve.get(int(v), np.nan)) if np.isfinite(v) and v >= 2 else np.nan
         rows.append({"model": model, "min_stability": low, "stability_k": k, "vote_k": v,
                      "at_vote": at,
-                     "backers": sum(np.isfinite(v) and w == v for w in voted.values()),
+                     "backers": sum(np.isfinite(v) and w == v for w in ranked),
                      "winner": False, "margin": np.nan})
     table = pd.DataFrame(rows, columns=list(COLUMNS))
     best = _winner_row(table, rule)
@@ -90,7 +93,7 @@ def decide(stabilities: dict, votes: dict, rule: str = "lowest") -> pd.DataFrame
 def _winner_row(table: pd.DataFrame, rule: str) -> int | None:
     """The index of :func:`decide`'s winner by ``rule`` (None: no algorithm qualifies)."""
     if rule == "lowest":
-        ok = table[table["min_stability"].notna()]
+        ok = table[table["min_stability"].notna() & table["vote_k"].notna()]
         if ok.empty:
             return None
         tied = ok[ok["min_stability"] == ok["min_stability"].min()]
@@ -98,11 +101,11 @@ def _winner_row(table: pd.DataFrame, rule: str) -> int | None:
     if rule == "at_vote":
         ok = table[table["at_vote"].notna()]
         return None if ok.empty else int(ok["at_vote"].idxmin())
-    ok = table[table["vote_k"].notna() & (table["backers"] == table["backers"].max())]
-    if ok.empty or not np.isfinite(ok["vote_k"]).any():
+    ok = table[table["vote_k"].notna() & table["min_stability"].notna()]
+    ok = ok[ok["backers"] == ok["backers"].max()]
+    if ok.empty:
         return None
-    low = ok["min_stability"].fillna(np.inf)
-    return int(ok.assign(low=low).sort_values(["low", "vote_k"], kind="stable").index[0])
+    return int(ok.sort_values(["min_stability", "vote_k"], kind="stable").index[0])
 
 
 #: why an algorithm whose stability rows are all finite has no finite S(k)/S_perm(k)
@@ -130,8 +133,8 @@ def runner_up(table: pd.DataFrame, rule: str = "lowest") -> tuple[str | None, fl
     k = won["vote_k"].iloc[0]
     rest = table[(table["vote_k"] != k) & ~table["winner"]]
     if rule == "agreement":
-        votes = dict(zip(rest["model"], rest["vote_k"], strict=True))
-        rest = rest.assign(backers=[sum(w == v for w in votes.values()) for v in votes.values()])
+        ranked = rest.loc[rest["min_stability"].notna(), "vote_k"].tolist()
+        rest = rest.assign(backers=[sum(w == v for w in ranked) for v in rest["vote_k"]])
     best = _winner_row(rest.reset_index(drop=True), rule) if len(rest) else None
     if best is None:
         return None, np.nan

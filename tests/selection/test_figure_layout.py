@@ -96,7 +96,7 @@ def _grants(path):
 
 
 RUNS = {
-    "gmm": (_blobs, "blobs.csv", ["--label-column", "label"]),
+    "gmm": (_blobs, "blobs.csv", ["--label-column", "label", "--model", "gmm"]),
     "auto": (_blobs, "blobs.csv", ["--label-column", "label", "--model", "auto"]),
     "svd": (_image, "texture.png", []),
     "boolean": (_grants, "grants.txt", []),

@@ -32,7 +32,8 @@ def run(cli, *args):
 
 def test_table_run_writes_outputs_votes_and_resumes(cli, blobs, tmp_path):
     out = tmp_path / "run"
-    result = run(cli, blobs, "--label-column", "label", "--k", "1..5", "--out", out, *FAST)
+    result = run(cli, blobs, "--label-column", "label", "--model", "gmm", "--k", "1..5",
+                 "--out", out, *FAST)
     assert result.exit_code == 0, result.output
     text = result.output
     for criterion in ("mtc", "capacity", "bic", "aic", "stability", "prediction_strength",
@@ -48,7 +49,8 @@ def test_table_run_writes_outputs_votes_and_resumes(cli, blobs, tmp_path):
     summary = pd.read_csv(out / "summary.csv")
     assert (summary["true_k"] == 3).all()
     assert summary.loc[summary["criterion"] == "stability", "k_min"].item() == 2
-    again = run(cli, blobs, "--label-column", "label", "--k", "1..5", "--out", out, *FAST)
+    again = run(cli, blobs, "--label-column", "label", "--model", "gmm", "--k", "1..5",
+                "--out", out, *FAST)
     assert "0 tasks computed" in again.output
 
 
@@ -71,8 +73,8 @@ def test_json_output_is_the_summary(cli, blobs, tmp_path):
 def test_default_run_directory_and_saved_config(cli, blobs, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     saved = tmp_path / "results" / "select" / "mine.yaml"  # in a folder the run makes
-    result = run(cli, blobs, "--label-column", "label", "--k", "1..3", "--criteria", "bic",
-                 "--save-config", saved)
+    result = run(cli, blobs, "--label-column", "label", "--model", "gmm", "--k", "1..3",
+                 "--criteria", "bic", "--save-config", saved)
     assert result.exit_code == 0, result.output
     (folder,) = (tmp_path / "results" / "select").glob("blobs-gmm-*")
     assert re.fullmatch(r"blobs-gmm-[0-9a-f]{6}", folder.name)

@@ -146,8 +146,11 @@ def test_normalised_stability_and_the_decision_by_hand():
     b = table.set_index("model").loc["b"]
     assert b["stability_k"] == 4 and b["margin"] == 0.0
     assert auto.winner(table) == ("b", 4.0)
-    later = auto.decide({"c": curves["c"], "b": curves["b"]}, {})
+    later = auto.decide({"c": curves["c"], "b": curves["b"]}, {"c": 1, "b": 4})
     assert auto.winner(later)[0] == "b"  # tied with c, at a larger k
+    # an algorithm without a vote gives no answer: it cannot win
+    assert auto.winner(auto.decide(curves, {"a": 3}))[0] == "a"
+    assert auto.winner(auto.decide(curves, {}))[0] is None
     assert np.isnan(table.set_index("model").loc["d", "min_stability"])
     one = auto.decide({"a": curves["a"]}, {"a": 3})
     assert one["winner"].all() and np.isnan(one["margin"].iloc[0])
@@ -177,6 +180,30 @@ def test_mtc_select_auto_answers_rings_blobs_and_moons(cli, tmp_path, name, data
     assert (out / "select.png").is_file() and (out / "stability.csv").is_file()
     rows = pd.read_csv(out / "rows.csv")
     assert set(rows["model"]) == set(AUTO_MODELS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, data, k", [
+    ("rings", rings(300), 3),
+    ("blobs", make_blobs(600, 2, centers=3, random_state=3)[0], 3),
+    ("moons", make_moons(600, noise=0.06, random_state=0)[0], 2),
+])
+def test_the_default_answers_rings_blobs_and_moons(cli, tmp_path, name, data, k):
+    """Issue 43: with no --model, mtc select answers with the league's rule (the shipped
+    answer_rule.csv) — 3 rings, 3 blobs, 2 moons — and the JSON's ``answer`` says so; the
+    estimator's default gives the same answer."""
+    import json
+
+    from mtc_cli.selection.estimator import OrderSelector
+
+    path = tmp_path / f"{name}.csv"
+    pd.DataFrame(data, columns=["x", "y"]).to_csv(path, index=False, float_format="%.17g")
+    result = cli("select", path, "--k", "1..8", "-j", "2", "--json", "--out", tmp_path / "run")
+    assert result.exit_code == 0, result.output
+    said = json.loads(result.stdout)["answer"]
+    assert said["k"] == k and said["model"] in AUTO_MODELS, said
+    est = OrderSelector(k=(1, 8)).fit(pd.read_csv(path).to_numpy())
+    assert (est.model_, est.k_) == (said["model"], k)
 
 
 @pytest.mark.slow

@@ -1,0 +1,347 @@
+"""The answer of ``mtc select`` (mtc_cli/selection/answer.py): the tests of k = 1 and their
+words, the shipped rule, the shares of the splits, a model's answer with its runner-up, the
+dip of the first principal component; and ``auto``'s winner rules ``at_vote`` and
+``agreement`` with their runner-up, worked by hand from :func:`auto.decide`'s docstring."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.datasets import make_blobs
+from sklearn.decomposition import PCA
+
+from mtc_cli.core.criteria.dip import dip_pvalue
+from mtc_cli.selection import answer, auto, voting
+from mtc_cli.selection.answer import Answer, Rule
+from mtc_cli.selection.settings import Settings
+
+NAN = np.nan
+
+
+def summary(**picks) -> pd.DataFrame:
+    """A summary table as :func:`mtc_cli.selection.choice.summarize` makes it (the columns
+    :func:`~mtc_cli.selection.choice.choices` reads): criterion → selected k."""
+    return pd.DataFrame({"criterion": list(picks), "selected_k": list(picks.values())})
+
+
+def one_blob() -> np.ndarray:
+    return np.random.default_rng(0).normal(size=(300, 2))
+
+
+def three_blobs() -> np.ndarray:
+    return make_blobs(300, 2, centers=[(-10, 0), (0, 0), (10, 0)], random_state=0)[0]
+
+
+# --- the tests of k = 1 ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("test,picks,dip_p,one", [
+    ("none", {"gap": 1, "duda_hart": 1}, 0.9, False),  # never, whatever the others say
+    ("gap", {"gap": 1.0}, NAN, True),
+    ("gap", {"gap": 2.0}, 0.9, False),
+    ("gap", {"duda_hart": 1.0}, 0.9, False),  # another test's k = 1 is not the gap's
+    ("gap", {"gap": NAN}, 0.9, False),
+    ("gap", {}, 0.9, False),  # not computed
+    ("duda_hart", {"duda_hart": 1}, NAN, True),
+    ("duda_hart", {"duda_hart": 3, "gap": 1}, NAN, False),
+    ("dip", {}, 0.2, True),  # unimodality not rejected at 0.05
+    ("dip", {"gap": 1, "duda_hart": 1}, 0.01, False),  # rejected: k-means' picks ignored
+    ("dip", {}, 0.05, False),  # p must exceed the level
+    ("dip", {"gap": 1}, NAN, False),  # no p-value: no evidence of k = 1
+    ("dip+gap", {"gap": 1}, 0.2, True),
+    ("dip+gap", {"gap": 2}, 0.2, False),
+    ("dip+gap", {"gap": 1}, 0.01, False),
+    ("dip+gap", {"gap": 1}, NAN, False),
+    ("dip+gap", {"duda_hart": 1}, 0.2, False),
+    ("dip+duda_hart", {"duda_hart": 1}, 0.2, True),
+    ("dip+duda_hart", {"gap": 1, "duda_hart": 2}, 0.2, False),
+    ("dip+duda_hart", {"duda_hart": 1}, 0.01, False),
+])
+def test_says_one_by_each_test(test, picks, dip_p, one):
+    assert test in answer.K1_TESTS
+    assert answer.says_one(test, kmeans_choices=picks, dip_p=dip_p) is one
+
+
+def test_says_one_reads_the_dips_level_alone_or_combined():
+    for test in ("dip", "dip+gap"):
+        assert answer.says_one(test, kmeans_choices={"gap": 1}, dip_p=0.07, level=0.05)
+        assert not answer.says_one(test, kmeans_choices={"gap": 1}, dip_p=0.07, level=0.1)
+
+
+@pytest.mark.parametrize("test", ["bogus", "gap+dip", "dip+none", ""])
+def test_an_unknown_test_of_k1_is_refused_by_name(test):
+    with pytest.raises(ValueError, match=re.escape(f"unknown test of k = 1 {test!r}")):
+        answer.says_one(test, kmeans_choices={}, dip_p=0.5)
+
+
+def test_at_least_two_leaves_out_every_choice_of_one():
+    got = answer.at_least_two({"a": 1, "b": 2.0, "c": NAN, "d": None, "e": 7, "f": np.inf})
+    assert list(got) == ["a", "b", "c", "d", "e", "f"]
+    assert {c: k for c, k in got.items() if not math.isnan(k)} == {"b": 2.0, "e": 7}
+    assert answer.at_least_two({}) == {}
+
+
+# --- the rule --------------------------------------------------------------------------------
+
+def test_a_combined_rule_names_both_tests():
+    text = Rule("at_vote", "dip+gap", 0.01).describe()
+    assert text == ("algorithm by at vote; k = 1 decided by Hartigan's dip test of the first "
+                    "principal component at 0.01 and the gap statistic's 1-s.e. rule (k-means)")
+    assert Rule(k1_test="dip+duda_hart").describe().endswith(
+        "component at 0.05 and Duda & Hart's test (k-means)")
+    assert Rule().describe() == "algorithm by lowest; k = 1 decided by the votes themselves"
+
+
+@pytest.fixture
+def answer_file(tmp_path, monkeypatch):
+    """Write the answer's rule to a temporary ``answer_rule.csv`` read in place of the
+    shipped one; the cache of :func:`answer.shipped` cleared before and after."""
+    path = tmp_path / "answer_rule.csv"
+    monkeypatch.setattr(answer, "ANSWER_FILE", path)
+    answer.shipped.cache_clear()
+
+    def write(rows: dict):
+        lines = ["key,value,why", *(f'{k},{v},"a test"' for k, v in rows.items())]
+        path.write_text("\n".join(lines) + "\n")
+
+    yield write
+    answer.shipped.cache_clear()
+
+
+def test_the_shipped_rule_is_read_from_the_answer_file(answer_file):
+    answer_file({"default_model": "kmeans", "auto_winner": "agreement",
+                 "k1_test": "dip+duda_hart", "k1_level": "0.1"})
+    assert answer.shipped()["default_model"] == "kmeans"
+    assert answer.shipped_rule() == Rule("agreement", "dip+duda_hart", 0.1)
+
+
+def test_keys_missing_from_the_answer_file_take_the_defaults(answer_file):
+    answer_file({"default_model": "gmm"})
+    assert answer.shipped_rule() == Rule("lowest", "none", 0.05)
+
+
+# --- the gate of k = 1 -----------------------------------------------------------------------
+
+def test_without_a_test_or_without_a_clustering_the_gate_is_shut():
+    X = one_blob()
+    assert answer.gate(X, {"kmeans": summary(gap=1)}, Rule(k1_test="none")) == (False, "")
+    assert answer.gate(X, {"svd": summary(gap=1)}, Rule(k1_test="gap")) == (False, "")
+
+
+def test_the_gate_reads_kmeans_choices_else_the_first_models():
+    X = one_blob()
+    both = {"gmm": summary(gap=2), "kmeans": summary(gap=1)}
+    assert answer.gate(X, both, Rule(k1_test="gap")) == (True, "gap of kmeans chooses k = 1")
+    first = {"ward": summary(duda_hart=1), "gmm": summary(duda_hart=2)}
+    assert answer.gate(X, first, Rule(k1_test="duda_hart")) == (
+        True, "duda_hart of ward chooses k = 1")
+    assert answer.gate(X, {"kmeans": summary(gap=3)}, Rule(k1_test="gap")) == (
+        False, "gap of kmeans does not choose k = 1")
+    assert answer.gate(X, {"kmeans": summary(silhouette=2)}, Rule(k1_test="gap")) == (
+        False, "gap of kmeans was not computed (not among the criteria)")
+
+
+def test_the_dip_gate_on_one_blob_and_on_three():
+    lead = "the dip test of the first principal component, p = "
+    one, said = answer.gate(one_blob(), {"kmeans": summary(gap=2)}, Rule(k1_test="dip"))
+    p = dip_pvalue(PCA(1).fit_transform(one_blob())[:, 0])[1]  # 0.99: unimodal
+    assert one and said == f"{lead}{p:.3g} > 0.05"
+    one, said = answer.gate(three_blobs(), {"kmeans": summary(gap=1)}, Rule(k1_test="dip"))
+    assert not one and said.startswith(lead) and said.endswith(" ≤ 0.05")
+
+
+def test_a_combined_gate_says_both_parts():
+    rule = Rule(k1_test="dip+gap")
+    one, said = answer.gate(one_blob(), {"kmeans": summary(gap=1)}, rule)
+    dip, gap = said.split(" and ")
+    assert one and dip.endswith("> 0.05") and gap == "gap of kmeans chooses k = 1"
+    one, said = answer.gate(one_blob(), {"kmeans": summary(gap=3)}, rule)
+    assert not one and said.endswith("> 0.05 and gap of kmeans does not choose k = 1")
+    one, said = answer.gate(three_blobs(), {"kmeans": summary(duda_hart=1)},
+                            Rule(k1_test="dip+duda_hart"))  # the dip overrules k-means
+    assert not one and said.endswith("≤ 0.05 and duda_hart of kmeans chooses k = 1")
+
+
+def test_dip_of_reads_the_first_principal_component():
+    rng = np.random.default_rng(1)
+    # bimodal along x, the axis of most variance
+    bimodal = np.r_[rng.normal([-4, 0], [1, 0.3], (150, 2)), rng.normal([4, 0], [1, 0.3], (150, 2))]
+    # bimodal along y, but x (sd 5) is the first component, and it is unimodal
+    hidden = np.c_[rng.normal(0, 5, 300), np.r_[rng.normal(-1, 0.2, 150), rng.normal(1, 0.2, 150)]]
+    for X, low in ((bimodal, True), (hidden, False)):
+        p = answer.dip_of(X)
+        assert p == pytest.approx(dip_pvalue(PCA(1).fit_transform(X)[:, 0])[1], rel=1e-9)
+        assert (p < 1e-3) if low else (p > 0.05)
+    assert dip_pvalue(hidden[:, 1])[1] < 1e-3  # what the second component would have said
+
+
+# --- a model's answer ------------------------------------------------------------------------
+
+def test_the_answers_support_and_weakness():
+    assert Answer("m", 3.0, "x", support=0.59).weak
+    assert not Answer("m", 3.0, "x", support=answer.WEAK_SUPPORT).weak
+    assert not Answer("m", 3.0, "x").weak  # no splits: no doubt said
+    row = Answer("m", 3.0, "x", "m", 2.0, 0.5, 0.3).row()
+    assert row == {"model": "m", "k": 3.0, "how": "x", "runner_up_model": "m",
+                   "runner_up_k": 2.0, "support": 0.5, "runner_up_support": 0.3, "weak": True}
+
+
+def fields(a: Answer) -> tuple:
+    """An answer's fields, NaN as None (NaN ≠ NaN)."""
+    return tuple(None if isinstance(v, float) and math.isnan(v) else v
+                 for v in (a.model, a.k, a.how, a.runner_up_model, a.runner_up_k, a.support,
+                           a.runner_up_support))
+
+
+def test_of_vote_plurality_majority_single_and_none():
+    shares = {2: 0.7, 3: 0.2}
+    # weights 2: 2, 3: 1, 4: 1 — 2 holds half, not more: plurality; next: 3 (ties: smaller k)
+    _, tally = voting.decide({"a": 2, "b": 2, "c": 3, "d": 4}, voting.PLURALITY, 10)
+    assert fields(answer.of_vote("kmeans", tally, shares)) == (
+        "kmeans", 2.0, "plurality vote of kmeans", "kmeans", 3.0, 0.7, 0.2)
+    _, tally = voting.decide({"a": 2, "b": 2, "c": 5}, voting.PLURALITY, 10)
+    assert fields(answer.of_vote("gmm", tally, shares)) == (
+        "gmm", 2.0, "majority vote of gmm", "gmm", 5.0, 0.7, None)  # 5 has no share
+    _, tally = voting.decide({"a": 2, "b": 2}, voting.PLURALITY, 10)
+    assert fields(answer.of_vote("gmm", tally, shares)) == (
+        "gmm", 2.0, "majority vote of gmm", None, None, 0.7, None)
+    _, tally = voting.decide({"a": NAN}, voting.PLURALITY, 10)
+    assert fields(answer.of_vote("gmm", tally, shares)) == (
+        "gmm", None, "no vote: no criterion cast one", None, None, None, None)
+
+
+def test_of_vote_after_a_runoff_the_runner_up_is_the_other_finalist():
+    # first round 2: 2, 5: 2, 4: 1 → finalists 2 and 5; the voter at 4 backs 5 (nearer): 5
+    rule = voting.Rule(runoff=True)
+    _, tally = voting.decide({"a": 2, "b": 2, "c": 4, "d": 5, "e": 5}, rule, 10)
+    assert fields(answer.of_vote("m", tally, {5: 0.4, 2: 0.35, 4: 0.25})) == (
+        "m", 5.0, "run-off vote of m", "m", 2.0, 0.4, 0.35)
+
+
+def test_split_shares_by_hand():
+    # mtc chooses its least mean cost; per split the least cost at k = 3, 2, 3, 1
+    best = [3, 2, 3, 1]
+    rows = pd.DataFrame([{"criterion": "mtc", "k": k, "rep": r,
+                          "score": 0.0 if k == best[r] else 1.0 + k}
+                         for r in range(4) for k in range(1, 5)])
+    s = Settings("kmeans", 1, 4, ("silhouette", "calinski_harabasz", "mtc"))
+    table = summary(silhouette=3, calinski_harabasz=2, mtc=2)
+    # per split the plurality of {3, 2, mtc's}: 3 → 3; 2 → 2; 1 → a three-way tie: 1
+    assert answer.split_shares(rows, table, s, voting.PLURALITY) == {3: 0.5, 2: 0.25, 1: 0.25}
+    # only mtc votes: its own choice on each split
+    alone = voting.Rule(weights={"mtc": 1.0})
+    assert answer.split_shares(rows, table, s, alone) == {3: 0.5, 2: 0.25, 1: 0.25}
+    # mtc not among the criteria: no split is recomputed
+    assert answer.split_shares(rows, table, Settings("kmeans", 1, 4, ("silhouette",)),
+                               voting.PLURALITY) == {}
+
+
+# --- auto's winner rules ---------------------------------------------------------------------
+
+def S(**values) -> pd.Series:
+    """A curve S(k)/S_perm(k): ``S(k2=0.5, k3=0.2)``."""
+    return pd.Series({int(k[1:]): v for k, v in values.items()}, dtype=float)
+
+
+def test_at_vote_takes_the_lowest_curve_at_the_own_voted_k():
+    curves = {"a": S(k2=0.5, k3=0.2), "b": S(k2=0.1, k3=0.4), "c": S(k2=0.3),
+              "d": S(k2=0.05, k3=0.05), "e": S(k2=0.3, k3=0.3)}
+    votes = {"a": 3, "b": 3, "c": 1, "e": 5}
+    table = auto.decide(curves, votes, "at_vote").set_index("model")
+    # at the voted k: a 0.2, b 0.4; c voted 1 (< 2), d no vote, e 5 (off its curve): NaN
+    assert table["at_vote"].fillna(-1).to_dict() == {"a": 0.2, "b": 0.4, "c": -1, "d": -1,
+                                                     "e": -1}
+    assert table["backers"].to_dict() == {"a": 2, "b": 2, "c": 1, "d": 0, "e": 1}
+    assert table["winner"].to_dict() == {"a": True, "b": False, "c": False, "d": False,
+                                         "e": False}
+    assert table["margin"].isna().all()  # a margin for lowest only
+    assert auto.choose(curves, votes, "at_vote") == ("a", 3.0)
+    # lowest: d's 0.05 is lowest but d votes none, so among a, b, c, e: b's 0.1, its vote 3
+    assert auto.choose(curves, votes, "lowest") == ("b", 3.0)
+
+
+def test_at_vote_ties_go_to_the_first_and_no_vote_qualifies_none():
+    x, y = S(k2=0.3), S(k2=0.1, k4=0.3)
+    assert auto.choose({"x": x, "y": y}, {"x": 2, "y": 4}, "at_vote") == ("x", 2.0)
+    assert auto.choose({"y": y, "x": x}, {"x": 2, "y": 4}, "at_vote") == ("y", 4.0)
+    table = auto.decide({"x": x, "y": y}, {"x": 1}, "at_vote")
+    assert not table["winner"].any()
+    assert auto.winner(table)[0] is None and math.isnan(auto.winner(table)[1])
+
+
+@pytest.mark.parametrize("curves,votes,won", [
+    # k = 3 has two backers (a, c): the lower minimum a (0.1); b's 0.05 backs k = 2 alone
+    ({"a": S(k2=0.3, k3=0.1), "b": S(k2=0.05), "c": S(k3=0.3), "e": S(k4=0.2)},
+     {"a": 3, "b": 2, "c": 3, "e": 4}, ("a", 3.0)),
+    # k = 3 (a, c) and k = 2 (b, d) two each: the lowest minimum of them all, a at 0.1;
+    # the smaller k breaks ties of the minimum only
+    ({"a": S(k3=0.1), "b": S(k2=0.2), "c": S(k3=0.4), "d": S(k2=0.5)},
+     {"a": 3, "b": 2, "c": 3, "d": 2}, ("a", 3.0)),
+    # as above with a and b tied at 0.2: the smaller k, b's 2
+    ({"a": S(k3=0.2), "b": S(k2=0.2), "c": S(k3=0.4), "d": S(k2=0.5)},
+     {"a": 3, "b": 2, "c": 3, "d": 2}, ("b", 2.0)),
+    # tied minimum and k: the first
+    ({"a": S(k2=0.2), "b": S(k2=0.2)}, {"a": 2, "b": 2}, ("a", 2.0)),
+    # votes of k = 1 count; without any vote no algorithm qualifies
+    ({"a": S(k2=0.4), "b": S(k2=0.3), "c": S(k2=0.1)}, {"a": 1, "b": 1, "c": 2}, ("b", 1.0)),
+    ({"a": S(k2=0.4), "b": S(k2=0.3)}, {}, (None, NAN)),
+])
+def test_agreement_by_hand(curves, votes, won):
+    got = auto.choose(curves, votes, "agreement")
+    assert got[0] == won[0]
+    assert got[1] == won[1] or (math.isnan(got[1]) and math.isnan(won[1]))
+
+
+def test_agreement_does_not_elect_an_algorithm_auto_leaves_out():
+    empty = pd.Series(dtype=float)
+    table = auto.decide({"a": empty, "b": empty, "c": S(k2=0.2)}, {"a": 3, "b": 3, "c": 2},
+                        "agreement")
+    left_out = auto.unranked(table, {})
+    assert set(left_out) == {"a", "b"}
+    assert auto.winner(table)[0] not in left_out
+
+
+def test_an_unknown_winner_rule_is_refused():
+    with pytest.raises(ValueError, match="unknown winner rule 'nope'"):
+        auto.decide({"a": S(k2=0.1)}, {"a": 2}, "nope")
+
+
+def test_runner_up_by_hand():
+    # at_vote: a wins (0.2 at its 3); b votes the same k; of c (0.4) and d (0.5): c
+    curves = {"a": S(k3=0.2), "b": S(k3=0.3), "c": S(k2=0.4), "d": S(k4=0.5)}
+    votes = {"a": 3, "b": 3, "c": 2, "d": 4}
+    table = auto.decide(curves, votes, "at_vote")
+    assert auto.runner_up(table, "at_vote") == ("c", 2.0)
+    assert auto.choose({m: curves[m] for m in "cd"}, votes, "at_vote") == ("c", 2.0)
+    # agreement: k = 3 (a, c, f) wins, a the most stable; had no one voted 3, k = 2 (b, d)
+    # has the most backers and b the lower minimum — not e (0.05, alone at 4)
+    curves = {"a": S(k3=0.3), "b": S(k2=0.2), "c": S(k3=0.4), "d": S(k2=0.6),
+              "e": S(k4=0.05), "f": S(k3=0.5)}
+    votes = {"a": 3, "b": 2, "c": 3, "d": 2, "e": 4, "f": 3}
+    table = auto.decide(curves, votes, "agreement")
+    assert auto.winner(table) == ("a", 3.0)
+    assert auto.runner_up(table, "agreement") == ("b", 2.0)
+    assert auto.choose({m: curves[m] for m in "bde"}, votes, "agreement") == ("b", 2.0)
+    # lowest: a (0.1) wins; b (0.15) votes a's k; c (0.2) is the runner-up
+    curves = {"a": S(k2=0.1), "b": S(k2=0.15), "c": S(k2=0.2)}
+    table = auto.decide(curves, {"a": 3, "b": 3, "c": 2})
+    assert auto.runner_up(table) == ("c", 2.0)
+    # every algorithm votes the winner's k, or none wins: no runner-up
+    for votes in ({"a": 3, "b": 3, "c": 3}, {}):
+        table = auto.decide(curves, votes, "at_vote")
+        model, k = auto.runner_up(table, "at_vote")
+        assert model is None and math.isnan(k)
+
+
+def test_the_help_names_the_shipped_default():
+    """``mtc select --help`` states the default model that answer_rule.csv ships."""
+    from click.testing import CliRunner
+
+    from mtc_cli.cli import main
+
+    answer.shipped.cache_clear()
+    text = " ".join(CliRunner().invoke(main, ["select", "--help"]).output.split())
+    assert f"[default: {answer.shipped()['default_model']} for tables" in text
