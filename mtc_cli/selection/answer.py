@@ -81,6 +81,21 @@ def says_one(test: str, *, kmeans_choices: dict, dip_p: float, level: float = 0.
     return kmeans_choices.get(test) == 1
 
 
+def read_by(model: str, criteria, *, tested: bool, rule: Rule | None = None) -> tuple:
+    """The criteria among ``criteria`` that the answer of ``auto`` reads of ``model``: the
+    stability (auto ranks the algorithms by it), those of the model's vote
+    (:func:`mtc_cli.selection.voting.rule_for`; every one under a plurality) and, for the
+    model whose choices the test of k = 1 reads (``tested``, :func:`gate`), the test's."""
+    from mtc_cli.selection import voting
+
+    rule = shipped_rule() if rule is None else rule
+    weights = voting.rule_for(model, criteria).weights
+    read = {"stability", *(criteria if weights is None else weights)}
+    if tested:
+        read |= set(rule.k1_test.split("+"))
+    return tuple(c for c in criteria if c in read)
+
+
 def dip_of(X) -> float:
     """The p-value of Hartigan's dip test of the first principal component of X."""
     from mtc_cli.core.criteria.dip import dip_pvalue

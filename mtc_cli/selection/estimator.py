@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -138,6 +139,10 @@ class OrderSelector(BaseEstimator):
                 covariance_type=self.covariance_type, max_items=self.max_items)
         except MtcError as exc:
             raise DataRefused(str(exc)) from None
+        tested = getattr(self, "_auto_tested", None)  # one algorithm of auto: what it reads
+        if tested is not None and self.criteria in ("all", None):
+            settings = replace(settings, criteria=answer.read_by(model, settings.criteria,
+                                                                 tested=tested))
         if model == "spkmeans":
             from mtc_cli.selection.fitting import unit_rows
 
@@ -195,8 +200,10 @@ class OrderSelector(BaseEstimator):
             if self.criteria not in ("all", None):  # those that apply, and the stability
                 params["criteria"] = [c for c in dict.fromkeys([*self.criteria, "stability"])
                                       if m in CRITERIA[c].models]
+            one = OrderSelector(**params)
+            one._auto_tested = not fitted  # the test of k = 1 reads the first (k-means)
             try:
-                fitted[m] = OrderSelector(**params).fit(X, y, train_labels=train_labels)
+                fitted[m] = one.fit(X, y, train_labels=train_labels)
             except DataRefused as exc:  # as the CLI: an algorithm that does not take X
                 self.left_out_[m] = str(exc)
         if not fitted:

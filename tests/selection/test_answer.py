@@ -345,3 +345,55 @@ def test_the_help_names_the_shipped_default():
     answer.shipped.cache_clear()
     text = " ".join(CliRunner().invoke(main, ["select", "--help"]).output.split())
     assert f"[default: {answer.shipped()['default_model']} for tables" in text
+
+
+# --- what the answer of auto reads ---------------------------------------------------------
+
+ALL = ("stability", "mtc", "capacity", "prediction_strength", "clest", "gap", "silhouette",
+       "calinski_harabasz", "duda_hart", "knee", "bic")
+
+
+def test_read_by_keeps_the_stability_the_votes_and_the_tests_of_the_tested_model():
+    rule = Rule(k1_test="dip+gap")
+    kmeans_voters = set(voting.rule_for("kmeans", ALL).weights)
+    assert set(answer.read_by("kmeans", ALL, tested=True, rule=rule)) == (
+        {"stability", "gap"} | kmeans_voters)
+    assert set(answer.read_by("kmeans", ALL, tested=False, rule=rule)) == (
+        {"stability"} | kmeans_voters)
+    assert "clest" not in kmeans_voters  # the shipped k-means vote: no Clest to compute
+    # the algorithms of any shape vote by the stability alone; a plurality reads every one
+    assert answer.read_by("single", ALL, tested=False, rule=rule) == ("stability",)
+    assert answer.read_by("ward", ALL, tested=False, rule=rule) == ALL
+    assert answer.read_by("single", ALL, tested=True, rule=Rule(k1_test="duda_hart")) == (
+        "stability", "duda_hart")
+
+
+@pytest.mark.slow
+def test_auto_answers_alike_from_what_it_reads_and_from_every_criterion():
+    """The rows of every criterion, cut to what :func:`answer.read_by` keeps, give
+    :func:`answer.find` the same answer, tallies and decision."""
+    from mtc_cli.selection.catalog import AUTO_MODELS, CRITERIA
+    from mtc_cli.selection.estimator import OrderSelector
+
+    X = make_blobs(90, 2, centers=3, random_state=0)[0]
+    every = [c for c in CRITERIA if c != "pac_mdl"
+             and any(m in CRITERIA[c].models for m in AUTO_MODELS)]
+    est = OrderSelector(model="auto", k=(1, 4), criteria=every, splits=3, references=2,
+                        clest_references=1, clest_splits=2).fit(X)
+    fitted = est.selections_
+    full = answer.find(X, {m: f.results_ for m, f in fitted.items()},
+                       {m: f.summary_ for m, f in fitted.items()},
+                       {m: f.settings_ for m, f in fitted.items()}, auto_mode=True)
+    rows, summaries, settings = {}, {}, {}
+    for i, (m, f) in enumerate(fitted.items()):
+        read = answer.read_by(m, f.settings_.criteria, tested=i == 0)
+        assert set(read) < set(f.settings_.criteria) or m in ("ward", "complete", "average")
+        rows[m] = f.results_[f.results_["criterion"].isin(read)]
+        summaries[m] = f.summary_[f.summary_["criterion"].isin(read)]
+        settings[m] = f.settings_.__class__(**{**f.settings_.__dict__, "criteria": read})
+    cut = answer.find(X, rows, summaries, settings, auto_mode=True)
+    assert cut[0] == full[0]
+    pd.testing.assert_frame_equal(cut[2], full[2])
+    for m in fitted:
+        pd.testing.assert_frame_equal(cut[1][m].reset_index(drop=True),
+                                      full[1][m].reset_index(drop=True))
