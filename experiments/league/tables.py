@@ -287,10 +287,11 @@ def answers(candidates: list[Candidate], es: list[Election]) -> pd.DataFrame:
 def league(a: pd.DataFrame) -> pd.DataFrame:
     """Per candidate: per family the share recovered leave one family out (in sample for
     the unfitted) and the mean over families, in sample and out; the mean |k̂ − k| per
-    family (``error_<family>``, over the data sets answered) and over families; the data
-    sets without an answer; best first."""
+    family (``error_<family>``, over the data sets answered) and over families; the false
+    alarms of k = 1 (``false_alarms``: the share of the data sets with groups answered 1,
+    per family, averaged over the families); the data sets without an answer; best first."""
     a = a.assign(hit=a["k"] == a["true_k"], hit_lofo=a["k_lofo"] == a["true_k"],
-                 err=(a["k_lofo"] - a["true_k"]).abs())
+                 err=(a["k_lofo"] - a["true_k"]).abs(), one=a["k_lofo"] == 1)
     fams = [f for f in FAMILIES if f in set(a["family"])]
     fam = a.pivot_table(index="candidate", columns="family", values="hit_lofo",
                         aggfunc="mean")[fams]
@@ -301,6 +302,8 @@ def league(a: pd.DataFrame) -> pd.DataFrame:
         "recovered_lofo": per["hit_lofo"].mean().groupby("candidate").mean(),
         "recovered_in_sample": per["hit"].mean().groupby("candidate").mean(),
         "mean_abs_error": per["err"].mean().groupby("candidate").mean(),
+        "false_alarms": a[a["true_k"] >= 2].groupby(["candidate", "family"], sort=False)[
+            "one"].mean().groupby("candidate").mean(),
         "no_answer": a.groupby("candidate")["k_lofo"].apply(lambda k: int(k.isna().sum()))})
     info = a.drop_duplicates("candidate").set_index("candidate")[
         ["kind", "fitted", "model", "winner", "k1_test", "k1_level"]]

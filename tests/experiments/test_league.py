@@ -69,6 +69,15 @@ def test_league_weighs_families_equally_and_orders_best_first():
     assert t.loc[D[0], "model"] == "hdbscan_count"
 
 
+def test_false_alarms_are_the_share_answered_one_per_family_then_averaged():
+    # F answers 1 on m1 and m3 (of 3 with groups) and on s1 (of 2): (2/3 + 1/2) / 2 = 7/12
+    # — not 3/5 as pooled over the data sets; a NaN answer is no alarm
+    F = ("kmeans · gap", "criterion", "kmeans", [1, 3, 1, 1, NAN], None)
+    t = lt.league(answers_frame(A, F)).set_index("candidate")
+    assert t.loc[F[0], "false_alarms"] == pytest.approx(7 / 12)
+    assert t.loc[A[0], "false_alarms"] == 0.0
+
+
 def counts_elections(spec, dip=None) -> list:
     """Elections of (dataset, family, true k, HDBSCAN's count at 5, at 10)."""
     return [lt.Election(ds, fam, true_k, 15, counts={5: c5, 10: c10},
