@@ -45,7 +45,8 @@ class OrderSelector(BaseEstimator):
         select --k`` ("K" alone: 1..K as well); ``None``: 1..10 (svd: every rank up to 100),
         at most half the objects; a range of one k is refused (nothing to choose).
     criteria : "all" or list of str
-        Names from :data:`mtc_cli.selection.CRITERIA`; "all": every one that applies.
+        Names from :data:`mtc_cli.selection.CRITERIA`; "all": every one that applies (with
+        ``auto``: what its answer reads of each algorithm, :func:`answer.read_by`).
     splits, references, clest_references, clest_splits, n_init, covariance_type,
     max_items : as the keys of ``mtc select`` (``configs/select_blobs.yaml``); ``n_init``
         None: the model's default (:data:`mtc_cli.selection.settings.N_INIT`).
