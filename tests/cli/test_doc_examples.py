@@ -29,7 +29,8 @@ COMMANDS = {"select", "list", "keys", "render", "run"}
 #: the lines that take longer than about 20 s as written (2 cores, shared)
 SLOW = {
     "mtc select data/examples/blobs.csv --label-column label -j 2",
-    "mtc select data/examples/rings.csv --label-column label --model auto -j 2",
+    "mtc select data/examples/rings.csv --label-column label -j 2",
+    "mtc select data/examples/blobs.csv --label-column label --model gmm -j 2",
     "mtc select data/access_control_hp/domino.txt.gz",
     "mtc select data/access_control_hp/domino.txt.gz --criteria mtc,bicross",
     "mtc select data/examples/blobs.csv --label-column label --save-config "
