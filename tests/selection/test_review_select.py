@@ -362,9 +362,11 @@ def test_a_killed_run_leaves_no_raw_lines_and_resumes(tmp_path, kind):
 @pytest.mark.slow  # 10–20 s: two runs with workers
 def test_a_dead_worker_is_one_whole_line_and_resumes(tmp_path):
     """A worker killed mid-run: exit status 1 and one complete line (it was cut at 120
-    characters, mid-sentence); the same command resumes."""
+    characters, mid-sentence); the same command resumes. On a config's run: a selection of
+    this size runs on threads of the main process (``THREADS_UP_TO``), with no worker to
+    kill, and a larger one's workers are the same runner's."""
     out = tmp_path / "run"
-    args = [sys.executable, "-m", "mtc_cli.cli", *_command("select", tmp_path), "--out", str(out)]
+    args = [sys.executable, "-m", "mtc_cli.cli", *_command("run", tmp_path), "--out", str(out)]
     proc = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
     _wait_for_tasks(out, 2, proc)
