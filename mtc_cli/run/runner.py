@@ -170,8 +170,10 @@ class Plan:
         return self.run_dir / "tasks"
 
     def calls(self, threaded: bool = False):
-        return [delayed(compute)(self.experiment, self.tasks[i], self.keys[i], self.seed,
-                                 threaded=threaded)
+        if threaded:
+            return [delayed(_compute_on_thread)(self.experiment, self.tasks[i], self.keys[i],
+                                                self.seed) for i in self.todo]
+        return [delayed(compute)(self.experiment, self.tasks[i], self.keys[i], self.seed)
                 for i in self.todo]
 
     def stats(self) -> dict:
@@ -184,6 +186,17 @@ class Plan:
                 "run_dir": self.run_dir,
                 "outputs_before": None if todo and self.experiment.timing_columns
                 else self.outputs}
+
+
+def _compute_on_thread(experiment, task: dict, key: str, seed: int) -> dict:
+    """:func:`compute` on a thread of this process. A warning already shown at its place
+    is shown again, as a worker's task sees it: entering its own ``catch_warnings`` resets
+    the registries of what was shown (CPython's ``warnings._filters_mutated``), which one
+    process-wide ``catch_warnings`` for every thread would not."""
+    reset = getattr(warnings, "_filters_mutated", None)
+    if reset is not None:
+        reset()
+    return compute(experiment, task, key, seed, threaded=True)
 
 
 def plan_tasks(experiment, tasks: list[dict], seed: int, run_dir: Path, *,

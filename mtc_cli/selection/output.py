@@ -290,7 +290,9 @@ def stability_notes(summary: pd.DataFrame) -> dict:
 
 def _own_vote(vote: pd.DataFrame, model: str) -> pd.DataFrame:
     """One algorithm's vote table out of the stacked ``vote.csv`` of ``auto`` (without the
-    columns only other algorithms' rules fill, e.g. a run-off's ``finalist``)."""
-    own = vote[vote["model"] == model].drop(columns="model").dropna(axis=1, how="all")
+    columns only other algorithms' rules fill, e.g. a run-off's ``finalist``); an algorithm
+    without a tally (no criterion cast a vote) keeps every column, its table empty."""
+    own = vote[vote["model"] == model].drop(columns="model")
+    own = own.dropna(axis=1, how="all") if len(own) else own
     flags = [c for c in ("voted", "leading", "finalist") if c in own.columns]
     return own.astype({c: bool for c in flags}).reset_index(drop=True)

@@ -144,7 +144,7 @@ def test_values_beyond_float_range_are_one_line(tmp_path, model, scale):
     line = one_line_error(proc, tmp_path / "out")
     assert ("overflow" if scale > 1 else "underflow") in line and "--standardize" in line
     if model == "gmm":  # the way out works (its numbers: tests/core/test_user_data.py)
-        done = mtc("select", data, "--standardize", "--k", "1..4", "--criteria",
+        done = mtc("select", data, "--model", "gmm", "--standardize", "--k", "1..4", "--criteria",
                    "bic,gap,silhouette", "--json", *FAST, "--out", tmp_path / "std",
                    cwd=tmp_path)
         assert done.returncode == 0 and "mtc: warning" not in done.stderr, done.stderr[-800:]
@@ -160,7 +160,7 @@ def test_a_gmm_refuses_variances_its_regularisation_does_not_fit(cli, tmp_path, 
     values of 10⁻⁵ drowned in it and gave k = 1 for 3 blobs. One line naming --standardize;
     k-means, which has no such term, runs."""
     data = blobs(tmp_path / "scaled.csv", scale)
-    result = cli("select", data, "--out", tmp_path / "out")
+    result = cli("select", data, "--model", "gmm", "--out", tmp_path / "out")
     assert result.exit_code == 2 and part in result.stderr and "--standardize" in result.stderr
     assert result.stderr.count("\n") == 1 and not (tmp_path / "out").exists()
     kmeans = cli("select", data, "--model", "kmeans", "--k", "1..3", "--criteria", "gap",
@@ -202,7 +202,8 @@ def test_a_full_gmm_too_large_for_memory_is_one_line(tmp_path):
     """5 × 100 000: full covariances need k·d²·8 bytes (149 GiB at k = 2); refused before
     any fit with the estimate and the ways out, not 'out of memory … resume'."""
     np.save(tmp_path / "wide.npy", np.random.default_rng(0).normal(size=(5, 100_000)))
-    proc = mtc("select", "wide.npy", "--out", tmp_path / "out", cwd=tmp_path, memory_gib=2)
+    proc = mtc("select", "wide.npy", "--model", "gmm", "--out", tmp_path / "out", cwd=tmp_path,
+               memory_gib=2)
     line = one_line_error(proc, tmp_path / "out")
     assert "149 GiB" in line and "covariance_type=diag" in line and "resume" not in line
 
@@ -214,10 +215,10 @@ def test_the_memory_check_of_a_gmm_holds_for_a_csv(cli, tmp_path, monkeypatch):
     monkeypatch.setattr("mtc_cli.run.experiment.physical_memory", lambda: 2**20)
     path = tmp_path / "wide.csv"
     pd.DataFrame(np.random.default_rng(0).normal(size=(5, 300))).to_csv(path, index=False)
-    result = cli("select", path, "--out", tmp_path / "out")
+    result = cli("select", path, "--model", "gmm", "--out", tmp_path / "out")
     assert result.exit_code == 2 and "k·d²·8 bytes" in result.stderr
     assert result.stderr.count("\n") == 1 and not (tmp_path / "out").exists()
-    spherical = cli("select", path, "--set", "covariance_type=spherical", "--out",
+    spherical = cli("select", path, "--model", "gmm", "--set", "covariance_type=spherical", "--out",
                     tmp_path / "out")
     assert spherical.exit_code == 2 and "spherical covariances" in spherical.stderr
 
@@ -230,9 +231,9 @@ def test_a_diagonal_gmm_stays_diagonal(tmp_path):
     assert sol.covariances.shape == (2, 100_000)
     assert np.isfinite(gmm.negative_log_likelihood(sol, X)).all()
     np.save(tmp_path / "wide.npy", X)
-    proc = mtc("select", "wide.npy", "--set", "covariance_type=diag", "--criteria",
-               "mtc,bic,gap", "--splits", "2", "--set", "references=2", "--json", "--out",
-               tmp_path / "out", cwd=tmp_path, memory_gib=3)
+    proc = mtc("select", "wide.npy", "--model", "gmm", "--set", "covariance_type=diag",
+               "--criteria", "mtc,bic,gap", "--splits", "2", "--set", "references=2", "--json",
+               "--out", tmp_path / "out", cwd=tmp_path, memory_gib=3)
     assert proc.returncode == 0, proc.stderr[-800:]
     assert json.loads(proc.stdout)["model"] == "gmm"
 

@@ -114,3 +114,21 @@ def test_soft_capacity_matches_clusters_and_averages_the_two_directions():
     f2 = Fit(3, np.array([2, 0, 1]), np.empty(0))          # the same clusters renamed
     got = soft_capacity(A, B, f1, f2, model, alignment(A, B, "euclidean"))
     assert got == pytest.approx(np.log2(3), abs=1e-6)
+
+
+def test_an_algorithm_without_a_tally_keeps_an_empty_vote_table():
+    """auto's JSON reads each algorithm's vote table out of the stacked vote.csv: one
+    without a row (no criterion cast a vote) is an empty table with its columns, not a
+    KeyError on ``voted``."""
+    import pandas as pd
+
+    from mtc_cli.selection.output import _own_vote
+
+    stacked = pd.DataFrame({"model": ["kmeans", "kmeans"], "k": [2, 3], "votes": [3, 1],
+                            "weight": [3.0, 1.0], "leading": [True, False],
+                            "finalist": [float("nan")] * 2, "voted": [True, False]})
+    kmeans = _own_vote(stacked, "kmeans")
+    assert list(kmeans["k"][kmeans["voted"]]) == [2] and "finalist" not in kmeans
+    none = _own_vote(stacked, "gmm")
+    assert none.empty and {"k", "voted", "leading"} <= set(none.columns)
+    assert list(none.loc[none["voted"], "k"]) == []
