@@ -372,6 +372,8 @@ def test_read_by_keeps_the_stability_the_votes_and_the_tests_of_the_tested_model
 def test_auto_answers_alike_from_what_it_reads_and_from_every_criterion():
     """The rows of every criterion, cut to what :func:`answer.read_by` keeps, give
     :func:`answer.find` the same answer, tallies and decision."""
+    from dataclasses import replace
+
     from mtc_cli.selection.catalog import AUTO_MODELS, CRITERIA
     from mtc_cli.selection.estimator import OrderSelector
 
@@ -390,7 +392,7 @@ def test_auto_answers_alike_from_what_it_reads_and_from_every_criterion():
         assert set(read) < set(f.settings_.criteria) or m in ("ward", "complete", "average")
         rows[m] = f.results_[f.results_["criterion"].isin(read)]
         summaries[m] = f.summary_[f.summary_["criterion"].isin(read)]
-        settings[m] = f.settings_.__class__(**{**f.settings_.__dict__, "criteria": read})
+        settings[m] = replace(f.settings_, criteria=read)
     cut = answer.find(X, rows, summaries, settings, auto_mode=True)
     assert cut[0] == full[0]
     pd.testing.assert_frame_equal(cut[2], full[2])

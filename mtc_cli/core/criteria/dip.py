@@ -64,6 +64,25 @@ CALIBRATION_REPLICATES = 50000
 
 
 @numba.njit(cache=True, nogil=True)
+def _segment(v, nv, s, i):
+    """The first s' ≥ s whose hull segment v[s']..v[s'+1] holds corner i (v: the nv vertices
+    of a hull, increasing)."""
+    while s + 1 < nv and v[s + 1] < i:
+        s += 1
+    return s
+
+
+@numba.njit(cache=True, nogil=True)
+def _on_hull(v, s, i, y, u):
+    """The hull through the vertices v of the corners (u, y), at corner i of segment s."""
+    if v[s] == i:
+        return y[i]
+    i0 = v[s]
+    i1 = v[s + 1]
+    return y[i0] + (y[i1] - y[i0]) * (u[i] - u[i0]) / (u[i1] - u[i0])
+
+
+@numba.njit(cache=True, nogil=True)
 def _dip_of_sorted(x):
     """The dip of the sorted finite sample ``x`` (length n ≥ 1): the AS 217 walk over the
     greatest convex minorant of the lower corners and the least concave majorant of the
@@ -151,28 +170,16 @@ def _dip_of_sorted(x):
         s = 0  # LCM segment lv[s]..lv[s+1] holding the current GCM vertex
         for t in range(ng):
             i = gv[t]
-            while s + 1 < nl and lv[s + 1] < i:
-                s += 1
-            if lv[s] == i:
-                lval = hi[i]
-            else:
-                i0 = lv[s]
-                i1 = lv[s + 1]
-                lval = hi[i0] + (hi[i1] - hi[i0]) * (u[i] - u[i0]) / (u[i1] - u[i0])
+            s = _segment(lv, nl, s, i)
+            lval = _on_hull(lv, s, i, hi, u)
             if lval - lo[i] > gap:
                 gap = lval - lo[i]
                 at = i
         s = 0
         for t in range(nl):
             i = lv[t]
-            while s + 1 < ng and gv[s + 1] < i:
-                s += 1
-            if gv[s] == i:
-                gval = lo[i]
-            else:
-                i0 = gv[s]
-                i1 = gv[s + 1]
-                gval = lo[i0] + (lo[i1] - lo[i0]) * (u[i] - u[i0]) / (u[i1] - u[i0])
+            s = _segment(gv, ng, s, i)
+            gval = _on_hull(gv, s, i, lo, u)
             if hi[i] - gval > gap:
                 gap = hi[i] - gval
                 at = i
