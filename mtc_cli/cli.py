@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 import signal
@@ -10,9 +11,7 @@ from pathlib import Path
 
 import click
 
-from mtc_cli.core.datasets.formats import FORMATS as DATA_FORMATS
 from mtc_cli.core.errors import MtcError
-from mtc_cli.selection.catalog import MODELS as SELECT_MODELS
 
 RESUME = "finished tasks are cached, run the same command again to resume"
 
@@ -238,60 +237,96 @@ def _parse_shard(text: str) -> tuple[int, int]:
     return int(i), int(n)
 
 
+class _Named(click.ParamType):
+    """A value among choices read when the command runs (the catalog's algorithms and
+    criteria, a plugin's among them), shown in --help and checked with the config's keys."""
+
+    name = "choice"
+
+    def __init__(self, choices):
+        self.choices = choices
+
+    def get_metavar(self, param, ctx) -> str:
+        return "[" + "|".join(self.choices()) + "]"
+
+    def convert(self, value, param, ctx):
+        return value
+
+
+def _select_options(command):
+    """``mtc select``'s options, one per option of a selection and of how its data file is
+    read, made from their declarations (:mod:`mtc_cli.selection.options`): the config keys
+    of the same names, checked by the same checks (``mtc keys select``)."""
+    from mtc_cli.selection.options import Options, Reading, flag, option_fields
+
+    decorators = []
+    for f in option_fields(Options, Reading):
+        if f.name == "data":
+            continue
+        meta, kind = f.metadata, str(f.type).replace(" | None", "")
+        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
+        shown = ("" if default in (None, [], False) or kind == "bool" or "default" in meta["help"]
+                 else f" [default: {default}]")
+        help_text = meta["help"][0].upper() + meta["help"][1:] + "." + shown
+        if kind == "bool":
+            decorators.append(
+                click.option(flag(f.name), f.name, is_flag=True, default=False, help=help_text)
+                if default is False else
+                click.option(f"{flag(f.name)}/--no-{flag(f.name)[2:]}", f.name, default=None,
+                             help=help_text + ("" if "default" in meta["help"]
+                                               else f" [default: {'on' if default else 'off'}]")))
+            continue
+        choices = meta.get("choices")
+        ptype = (_Named(choices if callable(choices) else lambda c=choices: c) if choices
+                 and kind == "str" else {"int": click.INT, "float": click.FLOAT}.get(kind,
+                                                                                 click.STRING))
+        metavar = meta.get("metavar") or (None if choices and kind == "str" else kind.upper()
+                                          if kind in ("int", "float") else "TEXT")
+        if kind == "list[str]":
+            help_text = help_text.replace(".", ", comma-separated.", 1) if choices is None else \
+                help_text + " Comma-separated, or 'all'; `mtc list` names them."
+        decorators.append(click.option(flag(f.name), f.name, type=ptype, metavar=metavar,
+                                       help=help_text))
+    for decorator in reversed(decorators):
+        command = decorator(command)
+    return command
+
+
 @main.command()
 @click.argument("data", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--model", type=click.Choice([*SELECT_MODELS, "auto"]),
-              help="What k counts [default: auto for tables (the league's answer: "
-              "docs/league.md), spkmeans for .mtx, svd for images, boolean for 0/1 "
-              "matrices and user–permission lists]; auto: the clustering algorithm of "
-              "lowest normalised stability, its vote, and k = 1 only where Hartigan's dip "
-              "test and the gap statistic both say so.")
-@click.option("--k", "k_range", metavar="LO..HI",
-              help="Range of k; a single K means 1..K [default: 1..10; svd: every rank up "
-              "to 100].")
-@click.option("--criteria", metavar="LIST",
-              help="Comma-separated criteria, or 'all' [default: all that apply].")
-@click.option("--label-column", metavar="COL",
-              help="Known labels: the true k is reported beside every choice, never used.")
-@click.option("--train-labels", metavar="COL",
-              help="Training labels for the PAC-MDL bound (empty cells: unlabelled).")
-@click.option("--columns", metavar="LIST", help="Comma-separated feature columns to keep.")
-@click.option("--drop", metavar="LIST", help="Comma-separated feature columns to leave out.")
-@click.option("--format", "fmt", type=click.Choice(list(DATA_FORMATS)),
-              help="File format [default: from the suffix].")
-@click.option("--header/--no-header", default=None,
-              help="CSV/TSV header row [default: detected].")
-@click.option("--sep", metavar="CHAR",
-              help="CSV/TSV field separator, e.g. ';' or '\\t' [default: comma for CSV, "
-              "tab for TSV].")
-@click.option("--dropna", is_flag=True, help="Drop rows with missing or non-finite values.")
-@click.option("--standardize", is_flag=True,
-              help="Z-score every feature column first [default: off].")
-@click.option("--splits", type=click.IntRange(min=1),
-              help="Random splits into halves [default: 10].")
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0))
+@_select_options
+@click.option("--seed", type=click.INT,
+              help="The seed every task's random generator is spawned from (with the task and "
+              "the data): the same seed, data and options give the same answer [default: 0].")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
-              help="Any other key of the select experiment (see configs/select_blobs.yaml).")
-@click.option("-j", "--jobs", default=1, show_default=True, type=click.IntRange(min=-1),
-              help="Worker processes (-1: all cores).")
+              help="Any key of the select experiment by its config name, value parsed as "
+              "YAML (`mtc keys select` lists them); repeatable.")
+@click.option("-j", "--jobs", default=1, show_default=True, type=click.INT,
+              help="Worker processes (-1: all cores; at most the cores, the tasks and what "
+              "memory holds).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Run directory [default: results/select/<data stem>-<model>-<digest>, "
               "the digest of the data and of every option that changes the answer].")
 @click.option("--force", is_flag=True, help="Recompute every task, ignoring the task cache.")
 @click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky",
-              show_default=True, help="As for mtc run.")
-@click.option("--scheduler", metavar="ADDRESS", help="As for mtc run.")
+              show_default=True, help="loky: local processes. dask: a dask.distributed "
+              "cluster (mtc[cluster]).")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="With --backend dask: an existing scheduler, e.g. tcp://host:8786 "
+              "[default: a LocalCluster of --jobs workers].")
 @click.option("--cluster", "cluster_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="As for mtc run.")
-@click.option("--shard", metavar="I/N", help="As for mtc run; then mtc merge DIR.")
+              help="With --backend dask: a YAML file describing dask-jobqueue workers "
+              "(SLURM/PBS).")
+@click.option("--shard", metavar="I/N",
+              help="Compute only every N-th task starting at I (0 ≤ I < N) into the run "
+              "folder's cache, e.g. from a job array; then `mtc merge DIR`.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the summary as JSON on stdout (progress stays on stderr).")
 @click.option("--save-config", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write this selection as a config for `mtc run`.")
 @_one_line_errors
-def select(data, model, k_range, criteria, label_column, train_labels, columns, drop, fmt,
-           header, sep, dropna, standardize, splits, seed, overrides, jobs, out, force, backend,
-           scheduler, cluster_file, shard, as_json, save_config):
+def select(data, seed, overrides, jobs, out, force, backend, scheduler, cluster_file, shard,
+           as_json, save_config, **options):
     """Which k? Every criterion that applies to the model, on DATA, with a vote.
 
     \b
@@ -309,33 +344,26 @@ def select(data, model, k_range, criteria, label_column, train_labels, columns, 
     """
     import json
 
-    raw = {"experiment": "select", "seed": seed, "data": str(data)}
-    for key, value in (("model", model), ("k", k_range), ("label_column", label_column),
-                       ("train_labels", train_labels), ("format", fmt), ("header", header),
-                       ("sep", sep), ("splits", splits)):
-        if value is not None:
+    from mtc_cli.run.registry import get_experiment
+
+    raw = {"experiment": "select", "seed": 0 if seed is None else seed, "data": str(data)}
+    for key, value in options.items():
+        if isinstance(value, str) and key in ("criteria", "columns", "drop"):
+            if key != "criteria" or value.strip() != "all":
+                raw[key] = [v.strip() for v in value.split(",") if v.strip()]
+        elif value is not None:
             raw[key] = value
-    for key, value in (("criteria", criteria), ("columns", columns), ("drop", drop)):
-        if value is not None and value.strip() != "all":
-            raw[key] = [v.strip() for v in value.split(",") if v.strip()]
-    if dropna:
-        raw["dropna"] = True
-    if standardize:
-        raw["standardize"] = True
-    cfg, run_dir, options = _select_config(raw, data, overrides, out)
+    exp = get_experiment("select")
+    cfg, run_dir, digest = _select_config(exp, raw, data, overrides, out)
     if save_config is not None:
         _check_writable(save_config, "--save-config", run_dir)
     if jobs != 1 and backend == "loky" and shard is None:
-        from mtc_cli.run.registry import get_experiment
-
-        if not get_experiment("select").small(cfg.params):  # else threads of this process
+        if not exp.small(cfg.params):  # else threads of this process
             from mtc_cli.run.pipeline import start_workers
             from mtc_cli.run.workers import cores
 
-            start_workers(min(_jobs(jobs), cores()), ("experiments.select",
-                                                      "mtc_cli.selection.tasks",
-                                                      "mtc_cli.selection.fitting"))
-    outcome = _run(cfg, run_dir, jobs, force, backend, scheduler, cluster_file, shard, options)
+            start_workers(min(_jobs(jobs), cores()), exp.worker_modules)
+    outcome = _run(cfg, run_dir, jobs, force, backend, scheduler, cluster_file, shard, digest)
     if save_config is not None:  # only for a run that was accepted and ran
         _save_select_config(save_config, raw, cfg, overrides)
     if outcome is None:
@@ -384,51 +412,23 @@ def _save_select_config(path: Path, raw: dict, cfg, overrides) -> None:
     atomic_write_text(path, yaml.safe_dump(saved, sort_keys=False, allow_unicode=True))
 
 
-SELECT_OPTIONS = {"k": "--k", "label_column": "--label-column", "train_labels":
-                  "--train-labels", "columns": "--columns", "drop": "--drop", "model": "--model",
-                  "criteria": "--criteria", "format": "--format", "splits": "--splits",
-                  "data": "DATA"}
-
-
-def _select_config(raw: dict, data: Path, overrides, out):
-    """The select config of the command line (errors name the options), its run directory
-    and the digest of its options (:func:`_options_digest`)."""
+def _select_config(exp, raw: dict, data: Path, overrides, out):
+    """The select config of the command line (errors name the options: ``key 'k'`` is
+    ``--k``), its run folder (:func:`experiments.select.protocol.run_folder`, unless
+    ``out``) and the digest of its options."""
     from mtc_cli.run.config import config_from_mapping
-    from mtc_cli.run.registry import get_experiment
+    from mtc_cli.selection.options import flag
 
     try:
         cfg = config_from_mapping(raw, data, overrides=overrides)
-        exp = get_experiment("select")
         exp.check(cfg.params)
-        name = exp.run_name(cfg.params)
+        folder, digest = exp.run_folder(cfg.params, cfg.seed)
     except MtcError as exc:
-        message = str(exc)
-        for key, option in SELECT_OPTIONS.items():
-            message = message.replace(f"key '{key}'", option)
+        names = "|".join(("seed", *(f.name for f in dataclasses.fields(exp.Params))))
+        message = re.sub(rf"key '({names})((\[\d+\])?)'",
+                         lambda m: flag(m.group(1)) + m.group(2), str(exc))
         raise MtcError(message) from None
-    options = _options_digest(cfg, name)
-    if out is None:
-        out = Path("results") / "select" / f"{name}-{options[:6]}"
-    return cfg, out, options
-
-
-def _options_digest(cfg, name: str) -> str:
-    """The sha256 of what decides a selection's answer: the data file's bytes, the run's
-    ``name`` (data stem and model, given or by default), every other key not at its
-    default and the seed — not where the file is, nor how or where the run is done (-j,
-    --backend, --out, --json)."""
-    import hashlib
-    import json
-
-    from mtc_cli.core.files import file_sha256
-    from mtc_cli.run.params import to_plain
-
-    p = cfg.params
-    defaults = to_plain(type(p)())
-    options = {k: v for k, v in to_plain(p).items()
-               if k not in ("data", "model") and v != defaults[k]}
-    options.update(data=file_sha256(p.data), name=name, seed=cfg.seed)
-    return hashlib.sha256(json.dumps(options, sort_keys=True).encode()).hexdigest()
+    return cfg, out if out is not None else folder, digest
 
 
 def _run(cfg, run_dir, jobs, force, backend, scheduler, cluster_file, shard, options=None):
@@ -593,11 +593,15 @@ def _named(sections: dict, names) -> dict:
 def criterion_line(c, full: bool = False) -> str:
     """What criterion ``c`` chooses, its reference and the models it applies to; ``full``:
     also the smallest k where it is defined and, for ``mtc``, each model's transfer cost."""
+    from mtc_cli.selection.catalog import ALGORITHMS, models_of
+
     chooses = c.optimises or "min transfer cost of each half's solution on the other half"
-    line = f"{chooses} ({c.source}; {', '.join(c.models)})"
+    models = models_of(c.name)
+    line = f"{chooses} ({c.source}; {', '.join(models)})"
     if not full:
         return line
-    costs = "".join(f"; {m}: {c.describe(m)}" for m in c.models) if c.name == "mtc" else ""
+    costs = ("".join(f"; {m}: {c.describe(ALGORITHMS[m])}" for m in models)
+             if c.name == "mtc" else "")
     return f"{line}; defined for k ≥ {c.k_min}{costs}"
 
 

@@ -14,7 +14,7 @@ from mtc_cli.core.errors import MtcError
 from mtc_cli.run.experiment import Experiment
 from mtc_cli.run.params import param
 from mtc_cli.selection import auto, choice, engine
-from mtc_cli.selection.catalog import AUTO_MODELS, applicable
+from mtc_cli.selection.catalog import applicable, auto_models
 from mtc_cli.selection.settings import make_settings
 
 #: the families of the league: the synthetic ones, then real data with classes
@@ -32,8 +32,8 @@ class Params:
                             "and z-scored)", choices=list(real_sets.REAL_SETS))
     data_seed: int = param(2027, help="the seed the synthetic families are drawn from",
                            min=0)
-    models: list[str] = param(list(AUTO_MODELS), help="the algorithms (auto: all of them)",
-                              choices=list(AUTO_MODELS))
+    models: list[str] = param(list(auto_models()), help="the algorithms (auto: all of them)",
+                              choices=auto_models)
     k_max: int = param(15, help="k = 1..k_max offered on every data set (at most half the "
                                 "objects of the smallest)", min=2)
     splits: int = param(10, help="select: random splits into halves", min=1)
@@ -74,17 +74,15 @@ def probe(X: np.ndarray, sizes) -> list[dict]:
     ``HDBSCAN``, excess of mass, at each ``min_cluster_size``; 1 where every object is
     noise) and Hartigan's dip test of the first principal component
     (:func:`mtc_cli.core.criteria.dip.dip_pvalue`): ``score`` its p-value."""
-    from sklearn.cluster import HDBSCAN
-
     from mtc_cli.core.criteria.dip import dip_pvalue
+    from mtc_cli.core.criteria.hdbscan_count import hdbscan_count
     from mtc_cli.selection.projection import pca_2d
 
     rows = []
     for m in sizes:
-        labels = HDBSCAN(min_cluster_size=int(m), copy=True).fit_predict(X)
-        found = len(set(labels.tolist()) - {-1})
+        found, noise = hdbscan_count(X, int(m))
         rows.append({"criterion": f"hdbscan_{m}", "k": max(found, 1), "score": found,
-                     "noise": float(np.mean(labels == -1))})
+                     "noise": noise})
     dip, p_value = dip_pvalue(pca_2d(X)[:, 0])
     return rows + [{"criterion": "dip", "k": np.nan, "score": p_value, "dip": dip}]
 
@@ -131,7 +129,7 @@ class LeagueProtocol(Experiment):
                           **{k: task[k] for k in ("splits", "references", "clest_references",
                                                   "clest_splits")})
         rows = engine.run(X, s, task["select_seed"])
-        summary, _ = choice.summarize(rows, s.criteria, k_lo=1, k_hi=s.k_hi, model=s.model)
+        summary, _ = choice.summarize(rows, s)
         out = [{**base, "criterion": c, "k": k,
                 "score": abs(k - true_k) if np.isfinite(k) else np.nan}
                for c, k in zip(summary["criterion"], summary["selected_k"], strict=True)]

@@ -13,14 +13,17 @@ means over the families.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from experiments.league import vote_fit
 from experiments.league.protocol import FAMILIES, PROBE, Params
-from mtc_cli.selection import answer, auto, voting
-from mtc_cli.selection.catalog import SHAPE_FREE
+from mtc_cli.selection import voting
+from mtc_cli.selection.answer import AnswerRule, Evidence
+from mtc_cli.selection.voting import VoteRule
 
 #: the rows that are curves, not choices
 CURVES = ("s_perm", "s_rand")
@@ -70,11 +73,16 @@ def elections(rows: pd.DataFrame, k_hi: int) -> list[Election]:
 
 
 def _choices_frame(es: list[Election], model: str) -> pd.DataFrame:
-    """One model's choices in the form :func:`mtc_cli.selection.voting.fit_rule` takes."""
+    """One model's choices in the form :func:`experiments.league.vote_fit.fit_rule` takes."""
     return pd.DataFrame([{"dataset": e.dataset, "family": e.family, "criterion": c, "k": k,
                           "true_k": e.true_k, "k_hi": e.k_hi}
                          for e in es if model in e.choices
                          for c, k in e.choices[model].items()])
+
+
+def evidence(e: Election) -> Evidence:
+    """What an answer reads of a data set (:class:`mtc_cli.selection.answer.Evidence`)."""
+    return Evidence(e.choices, e.k_hi, e.curves, {"dip": e.dip_p})
 
 
 # --- the candidates -------------------------------------------------------------------------
@@ -82,21 +90,14 @@ def _choices_frame(es: list[Election], model: str) -> pd.DataFrame:
 _FITS: dict = {}
 
 
-def _fitted_rule(model: str, train: list[Election]) -> voting.Rule:
-    """:func:`mtc_cli.selection.voting.fit_rule` of ``model`` on ``train`` (each fit once:
+def _fitted_rule(model: str, train: list[Election]) -> VoteRule:
+    """:func:`experiments.league.vote_fit.fit_rule` of ``model`` on ``train`` (each fit once:
     the votes, ``auto`` and the tests of k = 1 share them)."""
     key = (model, tuple((e.dataset, tuple(sorted(e.choices.get(model, {}).items())))
                         for e in train))
     if key not in _FITS:
-        _FITS[key] = voting.fit_rule(_choices_frame(train, model))[0]
+        _FITS[key] = vote_fit.fit_rule(_choices_frame(train, model))[0]
     return _FITS[key]
-
-
-def _vote(e: Election, model: str, rule: voting.Rule, *, at_least_two: bool = False) -> float:
-    picks = e.choices.get(model, {})
-    if at_least_two:
-        picks = {c: (k if k >= 2 else np.nan) for c, k in picks.items()}
-    return voting.decide(picks, rule, e.k_hi)[0] if picks else np.nan
 
 
 class Candidate:
@@ -136,60 +137,56 @@ class Criterion(Candidate):
 BEFORE = Path(__file__).with_name("vote_rule_before.csv")
 
 
-def rule_before(model: str, criteria: list[str]) -> voting.Rule:
-    """The rule ``mtc select`` applied to ``model`` before this league: the stability alone
-    for the shape-free algorithms, the criteria league's fitted rule for k-means and GMMs
-    (:data:`BEFORE`), else the plurality (as :func:`mtc_cli.selection.voting.rule_for`
-    read it then)."""
-    if model in SHAPE_FREE and "stability" in criteria:
-        return voting.stability_rule(criteria)
-    rule = voting.rule_from_table(pd.read_csv(BEFORE), model)
-    return voting.PLURALITY if rule is None else rule
+def rule_before(model: str, criteria: list[str]) -> VoteRule:
+    """The rule ``mtc select`` applied to ``model`` before this league
+    (:func:`mtc_cli.selection.voting.rule_for` with the rules of :data:`BEFORE`)."""
+    return voting.rule_for(model, criteria, table=_before())
 
 
-class Vote(Candidate):
-    """An algorithm's vote: ``rule`` ``plurality``, ``today`` (the rule mtc shipped before
-    this league, :func:`rule_before`) or ``fitted`` (:func:`mtc_cli.selection.voting.fit_rule`
-    on the training families)."""
-
-    kind = "vote"
-
-    def __init__(self, model: str, rule: str, criteria: list[str]):
-        self.model, self.rule, self.fitted = model, rule, rule == "fitted"
-        self.name = f"{model} · vote ({rule})"
-        self.fixed = (voting.PLURALITY if rule == "plurality" else
-                      rule_before(model, criteria) if rule == "today" else None)
-
-    def fit(self, train):
-        return _fitted_rule(self.model, train) if self.fitted else self.fixed
-
-    def answer(self, e, params):
-        return _vote(e, self.model, params)
+@cache
+def _before() -> pd.DataFrame:
+    return pd.read_csv(BEFORE)
 
 
-class Auto(Candidate):
-    """``auto``: the algorithm chosen by the ``winner`` rule of
-    :func:`mtc_cli.selection.auto.choose` (``lowest``: auto as it is) among every
-    algorithm's vote (``today`` or ``fitted``), and its vote."""
+class Answering(Candidate):
+    """An answer ``mtc select`` can ship, as it ships it
+    (:class:`mtc_cli.selection.answer.AnswerRule`: one algorithm's vote or ``auto``, with
+    or without a test of k = 1), with each algorithm's vote by ``votes``: ``plurality``,
+    ``today`` (the rule mtc shipped before this league, :func:`rule_before`) or ``fitted``
+    (:func:`experiments.league.vote_fit.fit_rule` on the training families)."""
 
-    kind = "auto"
-
-    def __init__(self, models: list[str], winner: str, votes: str, criteria: dict):
-        self.models, self.winner, self.votes = models, winner, votes
-        self.fitted = votes == "fitted"
-        self.name = f"auto · {winner} · votes {votes}"
-        self.parts = {m: Vote(m, votes, criteria[m]) for m in models}
+    def __init__(self, rule: AnswerRule, votes: str, criteria: dict, models: list[str]):
+        self.rule, self.votes, self.models = rule, votes, models
+        self.model, self.fitted = rule.model, votes == "fitted"
+        self.kind = "gated" if rule.tests else "auto" if rule.model == "auto" else "vote"
+        name = (f"auto · {rule.winner} · votes {votes}" if rule.model == "auto"
+                else f"{rule.model} · vote ({votes})")
+        if rule.tests:
+            name += " | k = 1 by " + " and ".join(
+                f"dip p > {rule.k1_level:g}" if t == "dip" else t for t in rule.tests)
+        self.name = name
+        read = models if rule.model == "auto" else [rule.model]
+        self.fixed = ({m: voting.PLURALITY for m in read} if votes == "plurality" else
+                      {m: rule_before(m, criteria[m]) for m in read} if votes == "today"
+                      else None)
 
     def spec(self):
-        return {**super().spec(), "model": "auto", "winner": self.winner}
+        return {"model": self.rule.model, "winner": self.rule.winner if self.model == "auto"
+                else "", "k1_test": self.rule.k1_test,
+                "k1_level": self.rule.k1_level if "dip" in self.rule.tests else np.nan}
 
     def fit(self, train):
-        return {m: v.fit(train) for m, v in self.parts.items()}
+        if not self.fitted:
+            return self.fixed
+        read = self.models if self.rule.model == "auto" else [self.rule.model]
+        return {m: _fitted_rule(m, train) for m in read}
 
     def answer(self, e, params):
-        votes = {m: _vote(e, m, params[m]) for m in self.models if m in e.choices}
-        curves = {m: e.curves.get(m, pd.Series(dtype=float)) for m in votes}
-        return auto.choose(curves, votes, self.winner)[1]
+        ev = evidence(e)
+        if self.rule.model == "auto":
+            ev = Evidence({m: e.choices[m] for m in self.models if m in e.choices}, e.k_hi,
+                          e.curves, ev.measures)
+        return self.rule.decide(ev, params).k
 
 
 class HdbscanCount(Candidate):
@@ -210,49 +207,6 @@ class HdbscanCount(Candidate):
 
     def answer(self, e, params):
         return e.counts.get(params, np.nan)
-
-
-class Gated(Candidate):
-    """k = 1 as its own question: ``test`` says whether the data have no group structure
-    (``gap``: the gap statistic's 1-s.e. rule chooses 1 (of k-means); ``duda_hart``: Duda
-    & Hart's test chooses 1; ``dip``: Hartigan's dip test of the first principal component
-    does not reject unimodality at ``level``; ``a+b``: both say so); if it does the answer
-    is 1, else the
-    ``base`` candidate's answer among k ≥ 2 (a vote with every choice of k = 1 left out)."""
-
-    kind = "gated"
-
-    def __init__(self, base: Candidate, test: str, level: float | None = None):
-        self.base, self.test, self.level = base, test, level
-        self.fitted = base.fitted
-        what = " and ".join(f"dip p > {level:g}" if t == "dip" else t
-                            for t in test.split("+"))
-        self.name = f"{base.name} | k = 1 by {what}"
-
-    def spec(self):
-        return {**self.base.spec(), "k1_test": self.test,
-                "k1_level": self.level if self.level is not None else np.nan}
-
-    def fit(self, train):
-        return self.base.fit(train)
-
-    def says_one(self, e) -> bool:
-        return answer.says_one(self.test, kmeans_choices=e.choices.get("kmeans", {}),
-                               dip_p=e.dip_p, level=self.level or 0.0)
-
-    def answer(self, e, params):
-        if self.says_one(e):
-            return 1.0
-        base = self.base
-        if isinstance(base, Vote):
-            return _vote(e, base.model, params, at_least_two=True)
-        if isinstance(base, Auto):
-            e2 = Election(e.dataset, e.family, e.true_k, e.k_hi,
-                          {m: {c: (k if k >= 2 else np.nan) for c, k in ch.items()}
-                           for m, ch in e.choices.items()}, e.curves, e.counts, e.dip_p)
-            return base.answer(e2, params)
-        k = base.answer(e, params)
-        return k if k >= 2 else np.nan
 
 
 # --- scoring ----------------------------------------------------------------------------
@@ -319,19 +273,21 @@ def roster(rows: pd.DataFrame, p: Params) -> list[Candidate]:
                                                & ~rows["criterion"].isin(CURVES),
                                                "criterion"]))
                 for m in models}
+
+    def answering(model, votes, winner="lowest", test="none", level=0.05):
+        return Answering(AnswerRule(model, winner, test, level), votes, criteria, models)
+
     out: list[Candidate] = [Criterion(m, c) for m in models for c in criteria[m]]
-    votes = {(m, r): Vote(m, r, criteria[m]) for m in models
-             for r in ("plurality", "today", "fitted")}
-    out += list(votes.values())
-    autos = [Auto(models, w, v, criteria) for w in ("lowest", "at_vote", "agreement")
-             for v in ("today", "fitted")]
-    out += autos
+    out += [answering(m, r) for m in models for r in ("plurality", "today", "fitted")]
+    winners = ("lowest", "at_vote", "agreement")
+    out += [answering("auto", v, w) for w in winners for v in ("today", "fitted")]
     sizes = list(p.hdbscan_sizes)
     out += [HdbscanCount(m, sizes) for m in sizes] + [HdbscanCount(None, sizes)]
-    bases = [votes[(m, "fitted")] for m in models] + autos
-    tests = [("gap", None), ("duda_hart", None),
+    bases = [(m, "fitted", "lowest") for m in models] + [("auto", v, w) for w in winners
+                                                          for v in ("today", "fitted")]
+    tests = [("gap", 0.05), ("duda_hart", 0.05),
              *((t, a) for t in ("dip", "dip+gap", "dip+duda_hart") for a in DIP_LEVELS)]
-    out += [Gated(b, t, a) for b in bases for t, a in tests]
+    out += [answering(m, v, w, t, a) for m, v, w in bases for t, a in tests]
     return out
 
 
@@ -406,16 +362,16 @@ def tables(exp, rows, summary, p: Params) -> dict:
     one family out and in sample) and the mean |k̂ − k|; ``vote_rule_fitted``: every
     algorithm's vote fitted on every family; ``vote_rule``: the votes the answer's rule
     counts, that one or the rule shipped before this league (:data:`BEFORE`; what mtc
-    ships, :data:`mtc_cli.selection.voting.RULE_FILE`);
+    ships, :data:`mtc_cli.selection.shipped.VOTE_FILE`);
     ``answer_rule``: the answer's rule (:func:`answer_rule`, what mtc ships,
-    :data:`mtc_cli.selection.answer.ANSWER_FILE`)."""
+    :data:`mtc_cli.selection.shipped.ANSWER_FILE`)."""
     a = summary.rename(columns={"selected_k": "k_lofo"})
     es = elections(rows, p.k_max)
     models = [m for m in p.models if m in set(rows["model"])]
-    rules = {m: voting.fit_rule(_choices_frame(es, m)) for m in models if m != PROBE}
+    rules = {m: vote_fit.fit_rule(_choices_frame(es, m)) for m in models if m != PROBE}
     table = league(a)
     answer = answer_rule(table, es, list(p.hdbscan_sizes))
-    fitted = voting.rule_table(rules)
+    fitted = vote_fit.rule_table(rules)
     ships = answer.set_index("key").loc["votes", "value"] == "fitted"
     return {"league": table, "vote_rule": fitted if ships else pd.read_csv(BEFORE),
             "vote_rule_fitted": fitted, "answer_rule": answer}

@@ -18,6 +18,7 @@ from experiments.select.protocol import Params, SelectProtocol
 
 __all__ = ["Params", "experiment"]
 
+
 class Select(SelectProtocol):
     summarize = derived.summarize
     tables = derived.tables
@@ -28,6 +29,9 @@ class Select(SelectProtocol):
     #: ``mtc_cli.run.pipeline.preload`` while the tasks are computed
     summary_modules = ("mtc_cli.selection.choice", "mtc_cli.core.criteria.clest",
                        "mtc_cli.selection.figure", "mtc_cli.show.plotting")
+    #: what a worker imports before its first task (``mtc select -j N`` starts them early)
+    worker_modules = ("experiments.select", "mtc_cli.selection.tasks",
+                      "mtc_cli.selection.fitting")
     tables_read_seed = True
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from experiments.select.protocol import Params, _data_key, _read, model_of, selections, settings
+from experiments.select.protocol import Params, selection_of
 from mtc_cli.core.errors import MtcError
 from mtc_cli.core.files import read_csv
 from mtc_cli.selection import voting
@@ -18,23 +18,24 @@ def plot(exp, rows, summary, p: Params, outdir) -> list:
     from mtc_cli.selection import figure
 
     outdir = Path(outdir)
-    data = _read(*_data_key(p))
-    needed = ("auto", "stability") if model_of(p) == "auto" else ("curves", "vote")
+    sel = selection_of(p)
+    data = sel.data
+    needed = ("auto", "stability") if sel.auto else ("curves", "vote")
     extra = {name: read_csv(outdir / f"{name}.csv")
              for name in (*needed, "projection", "spectrum")
              if name in needed or (outdir / f"{name}.csv").is_file()}
     size = f"{data.n_items} objects × {data.n_features} features"
     answer = read_csv(outdir / "answer.csv") if (outdir / "answer.csv").is_file() else None
-    if model_of(p) == "auto":
+    if sel.auto:
         _check_auto(extra["auto"], extra["stability"], outdir)
-        s = next(iter(selections(p).values()))
+        s = next(iter(sel.settings.values()))
         title = (f"{data.source}: the clustering algorithm and its k (auto), "
                  f"k = {s.k_lo}..{s.k_hi}, {size}")
         return [figure.save_auto_figure(extra["stability"], extra["auto"],
                                         extra.get("projection"), title,
                                         outdir / "select.png",
                                         rule=shipped_rule().winner, answer=answer)]
-    s = settings(p)
+    s = sel.settings[sel.model]
     title = f"{data.source}: {MODELS[s.model]}, k = {s.k_lo}..{s.k_hi}, {size}"
     return [figure.save_figure(extra["curves"], summary, extra["vote"], extra, title,
                                outdir / "select.png", voting.rule_for(s.model, s.criteria),

@@ -6,10 +6,11 @@ is a package whose ``__init__`` assembles its protocol (``protocol.py``, which s
 ``description`` and ``Params``) with its tables and figures: the class of ``experiment``
 is followed to its bases in the modules of ours they are imported from.
 
-The stand-in has the real fields; its types, ranges and choices are those written as
-literals, or as constants bound to literals in the module or in a module of mtc that it
-imports; its nested dataclasses are the module's own or imported from a module of ours
-(``experiments._access_control.Noise``); anything else is left unchecked there, for the
+The stand-in has the real fields (a dataclass's bases' first, as Python orders them); its
+types, ranges and choices are those written as literals, or as constants bound to literals
+in the module or in a module of mtc that it imports; its nested dataclasses and bases are
+the module's own or imported from a module of ours (``experiments._access_control.Noise``,
+``mtc_cli.selection.options.Options``); anything else is left unchecked there, for the
 real ``Params`` to check after the import: the stand-in checks less, never more
 (``tests/run/test_config.py`` holds every shipped experiment to it).
 """
@@ -198,12 +199,17 @@ class _Module:
                 raise _Unknown(name)
             self.made[name] = _Module(tree, self.depth + 1).dataclass(attribute)
             return self.made[name]
-        if node is None or node.bases or node.keywords or not any(
+        if node is None or node.keywords or not all(isinstance(b, ast.Name)
+                                                     for b in node.bases) or not any(
                 ast.unparse(d).split("(")[0] in ("dataclass", "dataclasses.dataclass")
                 for d in node.decorator_list):
             raise _Unknown(name)
         self.made[name] = None
-        fields = []
+        fields = {}
+        for base in reversed(node.bases):  # a dataclass's fields follow its bases' (MRO)
+            for f in dataclasses.fields(self.dataclass(base.id)):
+                fields[f.name] = (f.name, f.type, dataclasses.field(default=None,
+                                                                     metadata=f.metadata))
         for stmt in node.body:
             if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)) \
                     or "ClassVar" in ast.unparse(stmt.annotation):
@@ -212,8 +218,9 @@ class _Module:
                 tp, meta = self.type(stmt.annotation), self.checks(stmt.value)
             except (_Unknown, RecursionError):
                 tp, meta = typing.Any, {}
-            fields.append((stmt.target.id, tp, dataclasses.field(default=None, metadata=meta)))
-        self.made[name] = dataclasses.make_dataclass(name, fields, frozen=True)
+            fields[stmt.target.id] = (stmt.target.id, tp,
+                                      dataclasses.field(default=None, metadata=meta))
+        self.made[name] = dataclasses.make_dataclass(name, list(fields.values()), frozen=True)
         return self.made[name]
 
     def type(self, node: ast.expr):

@@ -23,10 +23,13 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
 def param(default, help: str, *, min=None, max=None, choices=None,  # noqa: A002
-          allow_nan: bool = False):
-    """A config parameter: default, one-line help and optional range or choices. A float
-    must be finite unless ``allow_nan``."""
-    meta = {"help": help, "min": min, "max": max, "choices": choices, "allow_nan": allow_nan}
+          allow_nan: bool = False, metavar: str | None = None):
+    """A config parameter: default, one-line help and optional range or choices (a list, or
+    a function returning it when the value is checked: choices read from a registry). A
+    float must be finite unless ``allow_nan``; ``metavar``: how a command line names its
+    value."""
+    meta = {"help": help, "min": min, "max": max, "choices": choices, "allow_nan": allow_nan,
+            "metavar": metavar}
     if isinstance(default, list | dict):
         return field(default_factory=lambda: _copy(default), metadata=meta)
     return field(default=default, metadata=meta)
@@ -125,7 +128,7 @@ def _coerce(value, tp, meta, source: str, key: str):
         if not isinstance(value, str) or not value:
             fail("a file path")
         value = resolve_path(value, source, key)
-    choices = meta.get("choices")
+    choices = choices_of(meta)
     if choices is not None and value not in choices:
         near = difflib.get_close_matches(str(value), list(map(str, choices)), n=1, cutoff=0.5)
         hint = f" (did you mean '{near[0]}'?)" if near else ""
@@ -136,6 +139,12 @@ def _coerce(value, tp, meta, source: str, key: str):
     if hi is not None and value > hi:
         fail(f"a value ≤ {hi}")
     return value
+
+
+def choices_of(meta) -> list | None:
+    """A parameter's choices (its function called, for choices read from a registry)."""
+    choices = meta.get("choices")
+    return list(choices()) if callable(choices) else choices
 
 
 def resolve_path(text: str, source: str, key: str) -> Path:
@@ -165,7 +174,7 @@ def keys(cls, prefix: str = "", defaults: Any = dataclasses.MISSING) -> list[dic
         each = "each " if listed else ""
         bounds = [f"{sign} {meta[b]}" for b, sign in (("min", "≥"), ("max", "≤"))
                   if meta.get(b) is not None]
-        choices = meta.get("choices")
+        choices = choices_of(meta)
         default = getattr(defaults, f.name, None)
         out.append({
             "key": prefix + f.name, "type": _type_name(hints[f.name]),

@@ -1,19 +1,20 @@
 """``--model auto``: the clustering algorithm and its k together, by the normalised stability
 of Lange, Braun, Roth & Buhmann (2002).
 
-Every algorithm of :data:`~mtc_cli.selection.catalog.AUTO_MODELS` runs its own selection
-(every criterion that applies to it, and its vote). Each has the curve S(k)/S_rand(k) of
-Lange et al. (eq. 6: the disagreement of a half's own solution with the one transferred from
-the other half, over that of random labellings), which makes the stability of different k
-comparable. Across algorithms the baseline here keeps the cluster sizes (the transferred
-labels permuted, :func:`mtc_cli.core.criteria.stability.permuted_label_disagreement`) where
-Lange et al. draw k labels uniformly: an algorithm that splits one outlier off a single big
-cluster agrees with itself almost everywhere, and against uniform labels it would look
-stable; against its own sizes it does not. The winner is the algorithm whose curve reaches
-the lowest value over k ≥ 2; among algorithms tied there (several perfectly stable ones, at
-0), the one that reaches it at the largest k — the stability's own rule for ties across k —
-then the first in :data:`AUTO_MODELS`. The answer is the winner's vote, which may say k = 1
-through the criteria defined there.
+Every algorithm of auto's roster (:func:`mtc_cli.selection.catalog.auto_models`) runs its
+own selection (every criterion that applies to it, and its vote). Each has the curve
+S(k)/S_rand(k) of Lange et al. (eq. 6: the disagreement of a half's own solution with the
+one transferred from the other half, over that of random labellings), which makes the
+stability of different k comparable. Across algorithms the baseline here keeps the cluster
+sizes (the transferred labels permuted,
+:func:`mtc_cli.core.criteria.stability.permuted_label_disagreement`) where Lange et al. draw
+k labels uniformly: an algorithm that splits one outlier off a single big cluster agrees
+with itself almost everywhere, and against uniform labels it would look stable; against its
+own sizes it does not. The winner is the algorithm whose curve reaches the lowest value over
+k ≥ 2; among algorithms tied there (several perfectly stable ones, at 0), the one that
+reaches it at the largest k — the stability's own rule for ties across k — then the first in
+the roster. The answer is the winner's vote, which may say k = 1 through the criteria
+defined there.
 
 What the paper claims for this use: on three rings, the stability of path-based clustering
 is "significantly" better than that of k-means, "which indicates that the latter is the
@@ -30,12 +31,15 @@ import pandas as pd
 #: the columns of the decision table
 COLUMNS = ("model", "min_stability", "stability_k", "vote_k", "at_vote", "backers",
            "winner", "margin")
-#: how ``auto`` picks among the algorithms (:func:`decide`)
+#: how ``auto`` picks among the algorithms (:func:`standings`)
 WINNER_RULES = ("lowest", "at_vote", "agreement")
 #: each rule in words
 RULE_WORDS = {"lowest": "the lowest minimum of S(k)/S_perm(k)",
               "at_vote": "the lowest S(k)/S_perm(k) at its own voted k",
               "agreement": "the k most algorithms vote, the most stable of them"}
+#: how each rule breaks a tie
+RULE_TIES = {"lowest": "ties: the largest k of it, then the first listed",
+             "at_vote": "ties: the first listed", "agreement": "ties: the smaller k"}
 
 
 def normalised_stability(rows: pd.DataFrame) -> pd.Series:
@@ -48,7 +52,7 @@ def normalised_stability(rows: pd.DataFrame) -> pd.Series:
     return out[np.isfinite(out)]
 
 
-def decide(stabilities: dict, votes: dict, rule: str = "lowest") -> pd.DataFrame:
+def standings(stabilities: dict, votes: dict, rule: str = "lowest") -> pd.DataFrame:
     """The decision table, one row per algorithm in the order of ``stabilities`` (model →
     :func:`normalised_stability`): its lowest value and the k of it (ties: the largest k,
     as the stability's own rule), its vote (``votes``: model → voted k, NaN: none), its
@@ -91,7 +95,7 @@ def decide(stabilities: dict, votes: dict, rule: str = "lowest") -> pd.DataFrame
 
 
 def _winner_row(table: pd.DataFrame, rule: str) -> int | None:
-    """The index of :func:`decide`'s winner by ``rule`` (None: no algorithm qualifies)."""
+    """The index of :func:`standings`'s winner by ``rule`` (None: no algorithm qualifies)."""
     if rule == "lowest":
         ok = table[table["min_stability"].notna() & table["vote_k"].notna()]
         if ok.empty:
@@ -114,7 +118,7 @@ ZERO_BASELINE = ("S_perm(k) is 0 at every k ≥ 2: its halves are too small for 
 
 
 def unranked(table: pd.DataFrame, notes: dict) -> dict[str, str]:
-    """The algorithms of :func:`decide`'s table without a finite normalised stability, each
+    """The algorithms of :func:`standings`'s table without a finite normalised stability, each
     with why: ``notes`` (model → the note of its ``stability`` rows, e.g. a fit that failed),
     else :data:`ZERO_BASELINE`. ``auto`` leaves them out and says so."""
     def why(note) -> str:
@@ -124,7 +128,7 @@ def unranked(table: pd.DataFrame, notes: dict) -> dict[str, str]:
 
 
 def runner_up(table: pd.DataFrame, rule: str = "lowest") -> tuple[str | None, float]:
-    """(the algorithm, its voted k) that :func:`decide` would have chosen by ``rule`` had the
+    """(the algorithm, its voted k) that :func:`standings` would have chosen by ``rule`` had the
     winner not run (with ``agreement``: had no algorithm voted the winner's k), and of
     another k than the winner's; (None, NaN) if none."""
     won = table[table["winner"]]
@@ -145,12 +149,12 @@ def runner_up(table: pd.DataFrame, rule: str = "lowest") -> tuple[str | None, fl
 def choose(curves: dict, votes: dict, rule: str = "lowest") -> tuple[str | None, float]:
     """(the algorithm, its voted k) that ``auto`` answers with by ``rule``, from each
     algorithm's S(k)/S_perm(k) curve (``curves``: model → Series over k) and vote
-    (``votes``: model → k, NaN: none): :func:`winner` of :func:`decide`."""
-    return winner(decide(curves, votes, rule))
+    (``votes``: model → k, NaN: none): :func:`winner` of :func:`standings`."""
+    return winner(standings(curves, votes, rule))
 
 
 def winner(table: pd.DataFrame) -> tuple[str | None, float]:
-    """(the winning algorithm, its voted k) of :func:`decide`'s table; (None, NaN) if none."""
+    """(the winning algorithm, its voted k) of :func:`standings`'s table; (None, NaN) if none."""
     row = table[table["winner"]]
     if row.empty:
         return None, np.nan

@@ -1,6 +1,6 @@
 """The one engine of a selection: ``mtc select`` (the ``select`` experiment),
-:class:`~mtc_cli.selection.estimator.OrderSelector` and the criteria league plan, seed and
-run their tasks here, so that one matrix, one set of settings and one seed give the same
+:class:`~mtc_cli.selection.estimator.OrderSelector` and the league of families plan, seed
+and run their tasks here, so that one matrix, one set of settings and one seed give the same
 rows whatever the file format or the entry point.
 
 A task's generator is spawned from the seed by the hash of the task and of the matrix the
@@ -85,15 +85,17 @@ def run(X, settings: Settings, seed: int, *, train_labels=None, n_jobs: int = 1)
     digest = data_digest(X, train_labels)
     work = tasks(settings, digest)
     if n_jobs == 1 or len(work) <= 1:
-        parts = [_one(X, t, seed, train_labels) for t in work]
+        parts = [_task_rows(X, t, seed, train_labels) for t in work]
     else:
         from joblib import Parallel, delayed
 
-        parts = Parallel(n_jobs=n_jobs)(delayed(_one)(X, t, seed, train_labels) for t in work)
+        parts = Parallel(n_jobs=n_jobs)(delayed(_task_rows)(X, t, seed, train_labels)
+                                        for t in work)
     return tidy([row for part in parts for row in part])
 
 
-def _one(X, task: dict, seed: int, train_labels) -> list[dict]:
+def _task_rows(X, task: dict, seed: int, train_labels) -> list[dict]:
+    """The rows of one task as the runner caches them, on one BLAS thread."""
     from joblib import parallel_config
     from threadpoolctl import threadpool_limits
 
@@ -107,8 +109,9 @@ def clustering(X, settings: Settings, k: int, seed: int, digest: str) -> np.ndar
     """The clustering of all objects at ``k`` that a selection reports (``labels_``, the
     projection of ``mtc select``): one fit of the model, its generator spawned like a
     task's."""
-    from mtc_cli.selection.tasks import _model
+    from mtc_cli.selection.catalog import ALGORITHMS
 
     task = {"family": "labels", "model": settings.model, "k": int(k), "n_init": settings.n_init,
             "covariance_type": settings.covariance_type, "data": digest}
-    return _model(settings).fit(canonical(X), int(k), rng_of(seed, task)).labels
+    model = ALGORITHMS[settings.model].build(settings)
+    return model.fit(canonical(X), int(k), rng_of(seed, task)).labels

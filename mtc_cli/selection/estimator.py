@@ -1,9 +1,12 @@
-"""``OrderSelector``: the selection of ``mtc select`` as a scikit-learn style estimator."""
+"""``OrderSelector``: the selection of ``mtc select`` as a scikit-learn style estimator, its
+parameters the options of a selection (:mod:`mtc_cli.selection.options`), checked as a
+config's keys are."""
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import numbers
-from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -12,89 +15,95 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_consistent_length, validate_data
 
 from mtc_cli.core.errors import MtcError
-from mtc_cli.selection import answer, auto, choice, engine
-from mtc_cli.selection.catalog import AUTO_MODELS, CLUSTERING, CRITERIA, MODELS
-from mtc_cli.selection.settings import check_data, make_settings, parse_range
+from mtc_cli.run.params import build
+from mtc_cli.selection import answer, auto
+from mtc_cli.selection.catalog import ALGORITHMS
+from mtc_cli.selection.options import Options, Run
+from mtc_cli.selection.settings import parse_range
 
 
 class DataRefused(ValueError):
     """The data do not suit the model (its check before any fit, one line saying why)."""
 
 
-class OrderSelector(BaseEstimator):
-    """Choose the model order k with every criterion that applies to ``model`` and vote.
+#: OrderSelector's parameters: every option of a selection (``model``, ``k`` and ``criteria``
+#: first, the others keyword-only), ``random_state`` (the seed) and ``n_jobs``
+_FIRST = ("model", "k", "criteria")
+_PARAMETERS = [
+    *(inspect.Parameter(f.name, inspect.Parameter.POSITIONAL_OR_KEYWORD
+                        if f.name in _FIRST else inspect.Parameter.KEYWORD_ONLY,
+                        default=f.default) for f in dataclasses.fields(Options)),
+    inspect.Parameter("random_state", inspect.Parameter.KEYWORD_ONLY,
+                      default=Run.__dataclass_fields__["seed"].default),
+    inspect.Parameter("n_jobs", inspect.Parameter.KEYWORD_ONLY,
+                      default=Run.__dataclass_fields__["n_jobs"].default)]
 
-    Parameters are checked at ``fit`` as scikit-learn does: a bad one is a ValueError naming
-    it; data the model does not take (e.g. every row identical) are a :class:`DataRefused`,
-    in the words of ``mtc select``.
+
+def _parameter_lines() -> str:
+    """The numpydoc lines of every parameter, from the options' declarations."""
+    helps = {f.name: f.metadata["help"] for f in dataclasses.fields(Options)}
+    helps["random_state"] = (f"{Run.__dataclass_fields__['seed'].metadata['help']}; int ≥ 0, "
+                             "or None, a numpy RandomState or Generator: a seed is drawn from "
+                             "it at each fit and kept as random_state_")
+    helps["n_jobs"] = Run.__dataclass_fields__["n_jobs"].metadata["help"] + " (None: 1)"
+    return "\n".join(f"    {p.name} : default {p.default!r}\n        {helps[p.name]}."
+                     for p in _PARAMETERS)
+
+
+class OrderSelector(BaseEstimator):
+    """Choose the model order k with every criterion that applies to ``model`` and vote —
+    ``mtc select`` on an array.
+
+    Parameters are the options of ``mtc select`` and of a ``select`` config, under the same
+    names and defaults, checked at ``fit`` by the same checks: a bad one is a ValueError
+    naming it; data the model does not take (e.g. every row identical) are a
+    :class:`DataRefused`, in the words of ``mtc select``. ``k`` also takes an int K (1..K), a
+    pair (lo, hi) or a contiguous range of ints; ``criteria`` a list, one name, or "all".
+    ``model`` None: the league's answer (``auto``) for dense X, spherical k-means for sparse.
 
     Parameters
     ----------
-    model : None or {"gmm", "kmeans", "spkmeans", "ward", "average", "complete", \
-"single", "spectral", "pathbased", "hdbscan", "svd", "boolean", "auto"}
-        What k counts: Gaussian components, k-means clusters, spherical k-means clusters
-        (rows are L2-normalised; apply tf-idf yourself), the clusters of an agglomerative,
-        spectral, path-based or HDBSCAN hierarchy, the rank of a truncated SVD, or the roles
-        of a Boolean factorization (0/1 data). ``"auto"``: every algorithm of
-        :data:`~mtc_cli.selection.catalog.AUTO_MODELS`, one chosen by the answer rule
-        (:mod:`mtc_cli.selection.answer`) and its vote the answer. ``None``: the answer the
-        league of families found best (``mtc select``'s default; spherical k-means for
-        sparse X).
-    k : int, (lo, hi), "lo..hi" or a contiguous range/list of ints
-        The k offered: an int K means 1..K, a tuple lo..hi (both included), a str as ``mtc
-        select --k`` ("K" alone: 1..K as well); ``None``: 1..10 (svd: every rank up to 100),
-        at most half the objects; a range of one k is refused (nothing to choose).
-    criteria : "all" or list of str
-        Names from :data:`mtc_cli.selection.CRITERIA`; "all": every one that applies (with
-        ``auto``: what its answer reads of each algorithm, :func:`answer.read_by`).
-    splits, references, clest_references, clest_splits, n_init, covariance_type,
-    max_items : as the keys of ``mtc select`` (``configs/select_blobs.yaml``); ``n_init``
-        None: the model's default (:data:`mtc_cli.selection.settings.N_INIT`).
-    random_state : int ≥ 0, None, numpy RandomState or Generator
-        An int is the seed; each task's generator is spawned from it, the task and the
-        matrix (:mod:`mtc_cli.selection.engine`), as in ``mtc select --seed``: the same seed
-        and matrix give the same ``results_`` and ``labels_`` as ``mtc select`` on a file
-        holding X. Otherwise a seed is drawn from it (None: numpy's global RandomState) at
-        each fit; ``random_state_`` keeps it, to repeat the fit.
-    n_jobs : int or None
-        Worker processes for the tasks (joblib; None: 1, -1: every core); the result does
-        not depend on it.
+{parameters}
 
     Attributes
     ----------
-    k_ : the answer's k (:func:`mtc_cli.selection.answer.find`: the vote, or 1 where the
-    answer rule's test of k = 1 says there is no group structure); ``model_``: the model
-    that answers; ``answer_``: the :class:`~mtc_cli.selection.answer.Answer` with its
-    doubt; ``candidates_``: the answer and the runner-up (model, k, support: the share of the
-    random splits that agree); ``votes_``: {criterion: chosen k};
-    ``tally_``: {k: votes cast}; ``summary_``: one row per criterion (chosen k, spread over
-    splits, defined range, what it optimises); ``results_``: the tidy rows of every task;
-    ``curves_``: each criterion's curve over k; ``labels_``: the clustering of X at ``k_``
-    (clustering models); ``true_k_``: distinct values of ``y`` if given (never used);
-    ``random_state_``: the int seed of the fit; ``n_features_in_`` (and
-    ``feature_names_in_`` for a DataFrame): the columns of X.
-    With ``model="auto"``: ``model_`` the algorithm chosen by the answer rule, ``auto_`` the
-    decision table (:func:`mtc_cli.selection.auto.decide`), ``selections_`` {algorithm: its fitted
-    OrderSelector}, ``left_out_`` {algorithm: why it does not take X (its data check's
-    :class:`DataRefused`) or has no finite stability (:func:`mtc_cli.selection.auto.unranked`;
-    it stays in ``selections_``)}, and the attributes above those of the winner.
+    k_ : the answer's k (the vote, or 1 where the test of k = 1 says there is no group
+        structure); ``model_`` : the model that answers; ``answer_`` : the
+        :class:`~mtc_cli.selection.answer.Answer` with its doubt; ``candidates_`` : the
+        answer and the runner-up (model, k, support: the share of the random splits that
+        agree).
+    votes_ : {{criterion: chosen k}}; ``tally_`` : {{k: votes cast}}; ``summary_`` : one row
+        per criterion (chosen k, spread over splits, defined range, what it optimises);
+        ``results_`` : the tidy rows of every task; ``curves_`` : each criterion's curve
+        over k; ``settings_`` : the Settings computed.
+    labels_ : the clustering of X at ``k_`` (clustering models); ``true_k_`` : distinct
+        values of ``y`` if given (never used); ``random_state_`` : the int seed of the fit;
+        ``n_features_in_`` (and ``feature_names_in_`` for a DataFrame): the columns of X.
+    auto_, selections_, left_out_ : with ``model="auto"``: the decision table
+        (:func:`mtc_cli.selection.auto.standings`), {{algorithm: its fitted
+        OrderSelector}}, {{algorithm: why it does not take X or has no finite
+        stability}}; the attributes above those of the winner.
     """
 
-    def __init__(self, model=None, k=None, criteria="all", *, splits=10, references=10,
-                 clest_references=5, clest_splits=5, n_init=None, covariance_type="full",
-                 max_items=2000, random_state=0, n_jobs=1):
-        self.model = model
-        self.k = k
-        self.criteria = criteria
-        self.splits = splits
-        self.references = references
-        self.clest_references = clest_references
-        self.clest_splits = clest_splits
-        self.n_init = n_init
-        self.covariance_type = covariance_type
-        self.max_items = max_items
-        self.random_state = random_state
-        self.n_jobs = n_jobs
+    def __init__(self, *args, **kwargs):
+        bound = inspect.Signature([inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY),
+                                   *_PARAMETERS]).bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        for name, value in list(bound.arguments.items())[1:]:
+            setattr(self, name, value)
+
+    __init__.__signature__ = inspect.Signature(
+        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD), *_PARAMETERS])
+
+    def _options(self, model: str) -> Options:
+        """The parameters as :class:`~mtc_cli.selection.options.Options`, checked as a
+        config's keys are (a bad one: ValueError naming it)."""
+        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(Options)}
+        values.update(model=model, k=_k_text(self.k), criteria=_criteria(self.criteria))
+        try:
+            return build(Options, values, "OrderSelector", "")
+        except MtcError as exc:
+            raise ValueError(str(exc)) from None
 
     def fit(self, X, y=None, *, train_labels=None):
         """Compute every criterion on X (array, DataFrame or scipy sparse matrix); the
@@ -102,7 +111,8 @@ class OrderSelector(BaseEstimator):
 
         ``y``: known labels, only counted into ``true_k_``. ``train_labels``: one label
         per object (None/NaN: unlabelled) for the PAC-MDL bound (Banerjee & Langford)."""
-        from mtc_cli.core.datasets.user_data import label_like
+        from mtc_cli.core.datasets.user_data import UserData, label_like
+        from mtc_cli.selection.selector import Selection
 
         for name in [a for a in vars(self) if a.endswith("_") and not a.startswith("_")]:
             delattr(self, name)
@@ -111,9 +121,7 @@ class OrderSelector(BaseEstimator):
                 raise DataRefused(f"column {name!r} of X looks like class labels, not a "
                                   "feature: pass it as y, or drop it from X")
         model = self._model_for(X)
-        if model != "auto" and model not in MODELS:
-            raise ValueError(f"model must be one of {', '.join(MODELS)}, auto or None; got "
-                             f"{self.model!r}")
+        options = self._options(model)
         if not (self.n_jobs is None or _is_int(self.n_jobs) and self.n_jobs != 0):
             raise ValueError("n_jobs must be None (1), a positive int or a negative one (-1: "
                              f"every core); got {self.n_jobs!r}")
@@ -126,59 +134,75 @@ class OrderSelector(BaseEstimator):
                     check_consistent_length(X, values)
                 except (TypeError, ValueError) as exc:
                     raise type(exc)(f"{name} must hold one entry per row of X: {exc}") from None
-        if model == "auto":
-            return self._fit_auto(X, y, train_labels)
-        train = _train_labels(train_labels)
+        import scipy.sparse as sp
+
+        data = UserData(X, "sparse" if sp.issparse(X) else "table", [],
+                        None if y is None else np.asarray(y).astype(str),
+                        _train_labels(train_labels), (), "X")
         try:
-            check_data(X, model, "X")
-            settings = make_settings(
-                model, _k_range(self.k),
-                None if self.criteria in ("all", None) else list(self.criteria),
-                n=X.shape[0], d=X.shape[1], train_labels=train, splits=self.splits,
-                references=self.references, clest_references=self.clest_references,
-                clest_splits=self.clest_splits, n_init=self.n_init,
-                covariance_type=self.covariance_type, max_items=self.max_items)
+            sel = Selection(data, options)
         except MtcError as exc:
             raise DataRefused(str(exc)) from None
-        tested = getattr(self, "_auto_tested", None)  # one algorithm of auto: what it reads
-        if tested is not None and self.criteria in ("all", None):
-            settings = replace(settings, criteria=answer.read_by(model, settings.criteria,
-                                                                 tested=tested))
-        if model == "spkmeans":
-            from mtc_cli.selection.fitting import unit_rows
+        rows = sel.run(self.random_state_, n_jobs=1 if self.n_jobs is None else self.n_jobs)
+        derived = sel.derive(rows)
+        if not sel.auto:
+            self._set(sel, rows, derived, sel.model)
+            self._answered(derived.answer)
+            self._label(sel)
+            return self
+        fitted = {}
+        for m in sel.settings:
+            one = self.__class__(**{**self.get_params(), "model": m})
+            one.random_state_ = self.random_state_
+            one.n_features_in_ = self.n_features_in_
+            if hasattr(self, "feature_names_in_"):
+                one.feature_names_in_ = self.feature_names_in_
+            one._set(sel, rows, derived, m)
+            found = answer.find(sel.matrix(m), {m: rows[m]}, {m: derived.summaries[m]},
+                                {m: sel.settings[m]}, auto_mode=False)[0]
+            one._answered(found)
+            one._label(sel, m)
+            fitted[m] = one
+        self.selections_, self.auto_ = fitted, derived.decision
+        notes = {m: f.summary_.set_index("criterion")["note"].get("stability")
+                 for m, f in fitted.items()}
+        self.left_out_ = {**sel.left_out, **auto.unranked(self.auto_, notes)}
+        best = derived.answer.model
+        if best is not None:
+            self._set(sel, rows, derived, best)
+        self._answered(derived.answer)
+        if best is not None:
+            self._label(sel, best)
+        return self
 
-            X = unit_rows(X)
-        seed = self.random_state_
-        self.results_ = engine.run(X, settings, seed, train_labels=train, n_jobs=self.n_jobs)
-        true_k = None if y is None else len(np.unique(np.asarray(y).astype(str)))
-        self.summary_, self.curves_ = choice.summarize(
-            self.results_, settings.criteria, k_lo=settings.k_lo, k_hi=settings.k_hi,
-            model=settings.model, true_k=true_k, ps_threshold=settings.ps_threshold,
-            coverage=settings.coverage, increment_tol=settings.increment_tol)
-        m = settings.model
-        found, tallies, _ = answer.find(X, {m: self.results_}, {m: self.summary_},
-                                        {m: settings}, auto_mode=False)
-        tally = tallies[m]
-        self.tally_ = dict(zip(tally["k"].tolist(), tally["votes"].tolist(), strict=True))
-        self._answered(found)
+    def _set(self, sel, rows: dict, derived, model: str) -> None:
+        """The attributes of ``model``'s selection: its rows, summary, curves, votes, tally,
+        true k and settings."""
+        self.results_ = rows[model]
+        self.summary_ = derived.summaries[model]
+        self.curves_ = derived.curves[model]
         self.votes_ = {c: (int(k) if np.isfinite(k) else None)
                        for c, k in zip(self.summary_["criterion"], self.summary_["selected_k"],
                                        strict=True)}
-        self.true_k_ = true_k
-        self.settings_ = settings
-        if settings.model in CLUSTERING and self.k_ is not None:
-            self.labels_ = engine.clustering(X, settings, self.k_, seed,
-                                             engine.data_digest(X, train))
-        return self
+        tally = derived.tallies[model]
+        self.tally_ = dict(zip(tally["k"].tolist(), tally["votes"].tolist(), strict=True))
+        self.true_k_ = sel.true_k
+        self.settings_ = sel.settings[model]
+
+    def _label(self, sel, model: str | None = None) -> None:
+        """``labels_``: the clustering of X at ``k_`` by ``model`` (the answer's)."""
+        model = model or sel.model
+        if ALGORITHMS[model].clusters and self.k_ is not None:
+            self.labels_ = sel.labels(model, self.k_, self.random_state_)
 
     def _model_for(self, X) -> str:
         """``model``, or by default the league's answer for dense data
-        (:func:`mtc_cli.selection.answer.shipped`) and spherical k-means for sparse."""
+        (:func:`mtc_cli.selection.answer.default_model`) and spherical k-means for sparse."""
         if self.model is not None:
             return self.model
         import scipy.sparse as sp
 
-        return "spkmeans" if sp.issparse(X) else answer.shipped()["default_model"]
+        return "spkmeans" if sp.issparse(X) else answer.default_model()
 
     def _answered(self, found: answer.Answer) -> None:
         """``k_``, ``model_``, ``answer_`` and ``candidates_`` of the answer ``found``."""
@@ -190,46 +214,6 @@ class OrderSelector(BaseEstimator):
               "support": found.support},
              {"candidate": "runner-up", "model": found.runner_up_model,
               "k": found.runner_up_k, "support": found.runner_up_support}])
-
-    def _fit_auto(self, X, y, train_labels):
-        """Every algorithm of ``AUTO_MODELS`` with this selector's settings, then the
-        decision of :func:`mtc_cli.selection.auto.decide`; the winner's attributes."""
-        params = {**self.get_params(), "random_state": self.random_state_}
-        fitted, self.left_out_ = {}, {}
-        for m in AUTO_MODELS:
-            params["model"] = m
-            if self.criteria not in ("all", None):  # those that apply, and the stability
-                params["criteria"] = [c for c in dict.fromkeys([*self.criteria, "stability"])
-                                      if m in CRITERIA[c].models]
-            one = OrderSelector(**params)
-            one._auto_tested = not fitted  # the test of k = 1 reads the first (k-means)
-            try:
-                fitted[m] = one.fit(X, y, train_labels=train_labels)
-            except DataRefused as exc:  # as the CLI: an algorithm that does not take X
-                self.left_out_[m] = str(exc)
-        if not fitted:
-            raise DataRefused(next(iter(self.left_out_.values())))
-        self.selections_ = fitted
-        found, tallies, self.auto_ = answer.find(
-            X, {m: f.results_ for m, f in fitted.items()},
-            {m: f.summary_ for m, f in fitted.items()},
-            {m: f.settings_ for m, f in fitted.items()}, auto_mode=True)
-        notes = {m: f.summary_.set_index("criterion")["note"].get("stability")
-                 for m, f in fitted.items()}
-        self.left_out_.update(auto.unranked(self.auto_, notes))
-        best = found.model
-        if best is not None:
-            for name in ("results_", "summary_", "curves_", "votes_", "true_k_", "settings_"):
-                setattr(self, name, getattr(fitted[best], name))
-            tally = tallies[best]
-            self.tally_ = dict(zip(tally["k"].tolist(), tally["votes"].tolist(), strict=True))
-        self._answered(found)
-        if best is not None and self.k_ is not None:
-            s = self.settings_
-            self.labels_ = engine.clustering(
-                X, s, self.k_, self.random_state_,
-                engine.data_digest(X, _train_labels(train_labels)))
-        return self
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -253,30 +237,42 @@ class OrderSelector(BaseEstimator):
         return ax
 
 
-def _k_range(k) -> tuple[int, int] | None:
-    """``k`` as (lo, hi); a bad ``k`` is a ValueError (a parameter, not the data: auto stops
-    there rather than leaving an algorithm out)."""
+OrderSelector.__doc__ = OrderSelector.__doc__.format(parameters=_parameter_lines())
+
+
+def _k_text(k) -> str | None:
+    """``k`` as ``mtc select``'s ``LO..HI``: an int K (1..K), (lo, hi), a str as ``--k``
+    takes it, or a contiguous range/list of ints; a bad ``k`` is a ValueError (a parameter,
+    not the data: auto stops there rather than leaving an algorithm out)."""
     if k is None:
         return None
     if isinstance(k, str):
         try:
-            return parse_range(k)
+            lo, hi = parse_range(k)
+            return f"{lo}..{hi}"
         except MtcError:
             pass
     elif _is_int(k):
         if k >= 1:
-            return 1, int(k)
+            return f"1..{int(k)}"
     elif isinstance(k, tuple):
         if len(k) == 2 and all(map(_is_int, k)) and 1 <= k[0] <= k[1]:
-            return int(k[0]), int(k[1])
+            return f"{int(k[0])}..{int(k[1])}"
     elif isinstance(k, range | list) or (isinstance(k, np.ndarray) and k.ndim == 1):
         values = list(k)
         if values and all(map(_is_int, values)):
             values.sort()
             if values[0] >= 1 and values == list(range(values[0], values[-1] + 1)):
-                return int(values[0]), int(values[-1])
+                return f"{int(values[0])}..{int(values[-1])}"
     raise ValueError(f"k must be an int K (1..K), (lo, hi), 'lo..hi' or a contiguous range "
                      f"of ints such as range(1, 11), with 1 ≤ lo ≤ hi; got {k!r}")
+
+
+def _criteria(criteria) -> list | None:
+    """``criteria`` as the option takes it: None for "all" (or None), a list otherwise."""
+    if criteria is None or (isinstance(criteria, str) and criteria == "all"):
+        return None
+    return list(criteria)
 
 
 def _is_int(value) -> bool:
@@ -302,4 +298,3 @@ def _train_labels(labels):
         return None
     values = list(pd.Series(labels, dtype=object))
     return np.array([None if pd.isna(v) else str(v) for v in values], dtype=object)
-

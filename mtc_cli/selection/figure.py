@@ -17,12 +17,6 @@ import pandas as pd
 
 from mtc_cli.selection.catalog import CRITERIA
 
-#: rules whose best value is the smallest (flipped so that 1 is the best; Molloy et al.'s
-#: increment: the change a rank makes, read from below)
-_LOWER_IS_BETTER = ("min", "median_min", "stability", "increment")
-#: classical indices read from below: min C-index; the first k with H(k) ≤ 10 or with the
-#: Duda–Hart z at most its critical value; the knee of the falling W(k)
-_INDICES_LOWER_IS_BETTER = ("c_index", "hartigan", "duda_hart", "knee")
 #: colours (Okabe & Ito): the voted k, a finalist or a k tied for the lead, the true k
 _VOTED, _FINALIST, _OTHER, _TRUTH = "#0072B2", "#E69F00", "#BBBBBB", "#D55E00"
 #: the cells without a value (k where a criterion is not defined or not computed)
@@ -30,28 +24,22 @@ _NO_VALUE = "#DDDDDD"
 _HEAT = "viridis"
 #: inches per row of a heat map
 _ROW = 0.22
-#: how ``auto`` picks its algorithm (:data:`mtc_cli.selection.auto.WINNER_RULES`)
-_WINNER_RULES = {
-    "lowest": "the lowest S/S_perm over k ≥ 2 (ties: the largest k of it, then the first "
-              "listed)",
-    "at_vote": "the lowest S/S_perm at its own voted k (ties: the first listed)",
-    "agreement": "the k voted by the most algorithms, of them the lowest S/S_perm",
-}
 
 
-def normalised(curve: pd.DataFrame, rule: str, name: str = "") -> np.ndarray:
-    """A curve scaled to [0, 1] with 1 at its best value (min-rules flipped); Gavish &
-    Donoho's s_k/τ as 1 where the rank is kept (s_k > τ), else 0."""
+def normalised(curve: pd.DataFrame, name: str) -> np.ndarray:
+    """The curve of criterion ``name`` scaled to [0, 1] with 1 at its best value (a curve
+    better low flipped), or as its reader draws it (Gavish & Donoho's s_k/τ as 1 where the
+    rank is kept, s_k > τ, else 0)."""
     v = curve["value"].to_numpy(dtype=float)
+    reader = CRITERIA[name].reader
+    if hasattr(reader, "normalise"):
+        return reader.normalise(v)
     ok = np.isfinite(v)
-    if name == "gavish_donoho":
-        return np.where(ok, (v > 1.0).astype(float), np.nan)
     if not ok.any():
         return v
     lo, hi = np.nanmin(v[ok]), np.nanmax(v[ok])
     z = (v - lo) / (hi - lo) if hi > lo else np.full_like(v, 0.5)
-    flip = rule in _LOWER_IS_BETTER or (rule == "index" and name in _INDICES_LOWER_IS_BETTER)
-    return 1.0 - z if flip else z
+    return 1.0 - z if CRITERIA[name].better == "low" else z
 
 
 def _k(v) -> str:
@@ -105,7 +93,7 @@ def draw_heatmap(ax, curves: pd.DataFrame, summary: pd.DataFrame, rule=None):
     """Every criterion of ``summary`` as a row over k: its curve normalised (1 = its best;
     :func:`normalised`), its chosen k boxed (dashed: a voter's choice at the largest k,
     which abstains under ``rule``), its choice on the right ("no choice" without one); the
-    voters of ``rule`` (:class:`mtc_cli.selection.voting.Rule`; None: every criterion)
+    voters of ``rule`` (:class:`mtc_cli.selection.voting.VoteRule`; None: every criterion)
     above the others, a blank row between; the true k (``summary.true_k``) as a line.
     Returns the mesh, for a colour bar."""
     from matplotlib.lines import Line2D
@@ -130,8 +118,7 @@ def draw_heatmap(ax, curves: pd.DataFrame, summary: pd.DataFrame, rule=None):
             continue
         cur = curves[curves["criterion"] == name].sort_values("k")
         if len(cur):
-            values[i, cur["k"].to_numpy(dtype=int) - ks[0]] = normalised(
-                cur, CRITERIA[name].rule, name)
+            values[i, cur["k"].to_numpy(dtype=int) - ks[0]] = normalised(cur, name)
         k = chosen.get(name, np.nan)
         if not np.isfinite(k):
             right.append("no choice")
@@ -399,7 +386,9 @@ def _why_winner(decision: pd.DataFrame, rule: str) -> str:
     if best.empty:
         return "no algorithm has a finite S/S_perm: none wins"
     w = best.iloc[0]
-    line = f"winner: {w['model']} by {_WINNER_RULES[rule]}"
+    from mtc_cli.selection.auto import RULE_TIES, RULE_WORDS
+
+    line = f"winner: {w['model']} by {RULE_WORDS[rule]} ({RULE_TIES[rule]})"
     if rule == "lowest":
         tied = decision[(decision["min_stability"] == w["min_stability"])
                         & ~decision["winner"]]

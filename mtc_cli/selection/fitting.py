@@ -83,6 +83,8 @@ class _PerK:
     stability and the prediction strength."""
 
     strength_by_predictor = True
+    #: the predictor in words, for the stability and for the prediction strength
+    predictor = strength_predictor = ""
 
     def fit_all(self, X, ks, rng: np.random.Generator) -> dict[int, Fit]:
         with refusals(self.name, X.shape[0]):
@@ -108,6 +110,7 @@ class Gmm(_PerK):
     n_init: int = 1
     name: str = "gmm"
     metric: str = "euclidean"
+    predictor = strength_predictor = "Bayes rule"
 
     def fit_all(self, X, ks, rng: np.random.Generator) -> dict[int, Fit]:
         with refusals(self.name, X.shape[0]):
@@ -120,6 +123,43 @@ class Gmm(_PerK):
 
     def fit(self, X, k: int, rng: np.random.Generator) -> Fit:
         return self.fit_all(X, [k], rng)[k]
+
+    @staticmethod
+    def check_data(X, name: str) -> None:
+        """EM adds :data:`~mtc_cli.core.models.gmm.REG_COVAR` to every variance. Refuse
+        features whose variance loses it in rounding (a component on fewer points than
+        dimensions then cannot be fitted: scikit-learn's error at values of 10⁶) or that it
+        would swamp (every variance below 100 × REG_COVAR: the components blur into one,
+        k = 1 at values of 10⁻⁵)."""
+        from mtc_cli.core.datasets.checks import RESCALE
+        from mtc_cli.core.errors import MtcError
+
+        top = float(np.asarray(X, dtype=np.float64).var(axis=0).max())
+        if top * np.finfo(np.float64).eps > gmm.REG_COVAR:
+            raise MtcError(f"{name}: feature variances up to {top:.3g} lose the GMM's "
+                           f"covariance regularisation ({gmm.REG_COVAR:g}) in rounding, and "
+                           f"a component on few points cannot be fitted; {RESCALE}")
+        if top < 100 * gmm.REG_COVAR:
+            raise MtcError(f"{name}: feature variances of at most {top:.3g} are swamped by "
+                           f"the GMM's covariance regularisation ({gmm.REG_COVAR:g}); "
+                           f"{RESCALE}")
+
+    @staticmethod
+    def check_settings(settings, d: int) -> None:
+        """Refuse, before any fit, a GMM whose k covariance matrices of d × d (full, tied and
+        spherical are held so: k·d²·8 bytes per fit) exceed this machine's memory; diag
+        keeps k·d numbers."""
+        from mtc_cli.core.errors import MtcError
+        from mtc_cli.run.experiment import physical_memory
+
+        k, covariance_type = settings.k_hi, settings.covariance_type
+        need, total = 8 * k * d * d, physical_memory()
+        if covariance_type != "diag" and need > total:
+            raise MtcError(f"key 'covariance_type': a GMM with {covariance_type} covariances "
+                           f"at k = {k} on {d:,} features needs about {need / 2**30:,.0f} GiB "
+                           f"per fit (k·d²·8 bytes), this machine has {total / 2**30:.0f} GiB: "
+                           "use --set covariance_type=diag, fewer features (--columns, "
+                           "--drop) or another --model")
 
     def _fit_sklearn(self, X, k: int, rng: np.random.Generator) -> Fit:
         sol = gmm.fit(X, k, covariance_type=self.covariance_type, n_init=self.n_init,
@@ -161,6 +201,7 @@ class Kmeans(_PerK):
     beta_factor: float = 0.75
     name: str = "kmeans"
     metric: str = "euclidean"
+    predictor = strength_predictor = "nearest centroid"
 
     def fit_all(self, X, ks, rng: np.random.Generator) -> dict[int, Fit]:
         with refusals(self.name, X.shape[0]):
@@ -233,6 +274,18 @@ class SphericalKmeans(_PerK):
     beta_factor: float = 0.75
     name: str = "spkmeans"
     metric: str = "cosine"
+    predictor = strength_predictor = "most similar centroid"
+
+    @staticmethod
+    def check_data(X, name: str) -> None:
+        """Refuse all-zero rows: they have no direction for the cosine."""
+        from mtc_cli.core.errors import MtcError
+
+        norms = np.asarray(abs(X).sum(axis=1)).ravel()
+        empty = np.flatnonzero(norms == 0)
+        if len(empty):
+            raise MtcError(f"{name}: {len(empty)} all-zero rows (first: row {empty[0] + 1}) "
+                           "have no direction for spherical k-means")
 
     def fit(self, X, k: int, rng: np.random.Generator) -> Fit:
         from mtc_cli.core.models.text import spkmeans
@@ -304,8 +357,10 @@ class _Labels:
     and predicts new objects the same way."""
 
     metric = "euclidean"
-    #: the algorithm's own predictor (else the nearest neighbour of Lange et al.)
-    own_predictor = False
+    #: the predictor in words (the nearest neighbour of Lange et al., unless the algorithm
+    #: has its own), for the stability and for the prediction strength
+    predictor = "nearest neighbour (1-NN)"
+    strength_predictor = "nearest centroid"
     strength_by_predictor = False
 
     def partitions(self, X: np.ndarray, ks, rng: np.random.Generator) -> dict:
@@ -438,7 +493,7 @@ class PathBased(_Labels):
 
     max_items: int = 2000
     name: str = "pathbased"
-    own_predictor = True
+    predictor = "path-based rule (Fischer et al. 2001)"
 
     def partitions(self, X, ks, rng):
         return clusterers.pathbased_cluster(X, ks)
@@ -487,27 +542,6 @@ def mutual_reachability(X: np.ndarray, min_samples: int) -> np.ndarray:
     core = np.partition(full, m - 1, axis=1)[:, m - 1]
     i, j = np.triu_indices(len(X), k=1)
     return np.maximum(d, np.maximum(core[i], core[j]))
-
-
-def cluster_model(name: str, *, n_init: int = 1, covariance_type: str = "full",
-                  beta_factor: float = 0.75, max_items: int = 2000):
-    """The clustering model ``name`` (``gmm``, ``kmeans``, ``spkmeans``, a linkage of
-    :data:`LINKAGES`, ``spectral``, ``pathbased``, ``hdbscan``) with its settings."""
-    if name == "gmm":
-        return Gmm(covariance_type=covariance_type, n_init=n_init)
-    if name == "kmeans":
-        return Kmeans(n_init=n_init, beta_factor=beta_factor)
-    if name == "spkmeans":
-        return SphericalKmeans(n_init=n_init, beta_factor=beta_factor)
-    if name in LINKAGES:
-        return Agglomerative(linkage=name, max_items=max_items)
-    if name == "spectral":
-        return Spectral(max_items=max_items)
-    if name == "pathbased":
-        return PathBased(max_items=max_items)
-    if name == "hdbscan":
-        return Hdbscan(max_items=max_items)
-    raise ValueError(f"{name!r} is not a clustering model")
 
 
 def clusterer(model):

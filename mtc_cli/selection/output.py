@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from mtc_cli.selection import answer, auto, voting
-from mtc_cli.selection.catalog import CLUSTERING, CRITERIA, LABEL_CLUSTERING, MODELS, PREDICTORS
+from mtc_cli.selection.catalog import ALGORITHMS, CRITERIA, MODELS
 
 
 def _k(v) -> str:
@@ -30,9 +30,10 @@ def _data_line(data, settings) -> str:
             "boolean": "columns (0/1)"}[data.kind]
     line = (f"{data.source}: {data.n_items} objects × {data.n_features} {kind}. Model "
             f"{settings.model}: k = {MODELS[settings.model]}, {settings.k_lo}..{settings.k_hi}")
-    if settings.model in LABEL_CLUSTERING:
+    kind = ALGORITHMS[settings.model].kind
+    if kind == "labels":
         line += "; one run of the algorithm serves every k"
-    elif settings.model in CLUSTERING:
+    elif kind == "costs":
         n = settings.n_init
         line += f"; every fit the best of {n} start{'s' if n > 1 else ''} (n_init)"
     return line
@@ -171,11 +172,12 @@ def _notes(summary, settings, data) -> list[str]:
     for _, r in summary.iterrows():
         if isinstance(r["note"], str) and r["note"]:
             out.append(f"{r['criterion']}: {r['note']}")
-    if settings.model in LABEL_CLUSTERING and data.n_items > settings.max_items // 2:
+    algorithm = ALGORITHMS[settings.model]
+    if algorithm.kind == "labels" and data.n_items > settings.max_items // 2:
         out.append(f"{settings.model}: every fit on more than {settings.max_items} objects "
                    f"(the data, or a half of them) is made on a random sample of "
                    f"{settings.max_items}, the others labelled by its predictor "
-                   f"({PREDICTORS[settings.model][0]}).")
+                   f"({algorithm.predictors[0]}).")
     out += list(data.notes)
     if data.kind == "table" and not any("standardi" in n for n in data.notes):
         out.append("Features used as given (not standardised; --standardize to z-score).")
@@ -196,7 +198,7 @@ def summary_json(summary: pd.DataFrame, settings, data, vote: pd.DataFrame,
                  "n_features": int(data.n_features), "kind": data.kind,
                  "notes": list(data.notes)},
         "model": settings.model, "counts": MODELS[settings.model],
-        "n_init": settings.n_init if settings.model in CLUSTERING else None,
+        "n_init": settings.n_init if ALGORITHMS[settings.model].clusters else None,
         "k_range": [settings.k_lo, settings.k_hi],
         "criteria": [{"criterion": r["criterion"], "selected_k": num(r["selected_k"]),
                       "spread": [num(r["selected_k_q25"]), num(r["selected_k_q75"])],

@@ -160,7 +160,7 @@ def test_slow_select_example_runs_cheaply_on_the_files_features(line, tmp_path):
     params = _params(args)
     data = ROOT / params["data"]
     extra = [*CHEAP, "--out", tmp_path / "run"]
-    if params["k_range"] is None:
+    if params["k"] is None:
         extra += ["--k", "1..4"]
     if params["save_config"] is not None:  # the last --save-config counts
         extra += ["--save-config", tmp_path / params["save_config"].name]

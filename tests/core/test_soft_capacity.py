@@ -16,7 +16,7 @@ from mtc_cli.core.criteria.soft_capacity import (
     alignment,
     soft_capacity,
 )
-from mtc_cli.selection.fitting import cluster_model
+from mtc_cli.selection.catalog import ALGORITHMS
 
 K = 4
 CENTRES = 10.0 * np.array([[0, 0], [1, 0], [0, 1], [1, 1]])
@@ -27,7 +27,7 @@ def blobs(rng, n, sigma):
 
 
 def model_of(name):
-    return cluster_model(name, n_init=3, covariance_type="full", beta_factor=0.75)
+    return ALGORITHMS[name].make(n_init=3, covariance_type="full", beta_factor=0.75)
 
 
 def curve(name, X1, X2, ks, seed=0):

@@ -9,8 +9,9 @@ import pandas as pd
 import pytest
 
 from experiments.league import tables as lt
+from experiments.league import vote_fit
 from experiments.league.protocol import PROBE, Params
-from mtc_cli.selection import voting
+from mtc_cli.selection.answer import AnswerRule
 from mtc_cli.selection.catalog import MODELS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -131,7 +132,9 @@ def test_a_fitted_vote_is_fitted_on_the_choices_it_is_given(monkeypatch):
     # to 2: every k. Right e, f, g: the best 5 are e, f, g, a, b: every k again; a–e's
     # rule would give k − 1 there (a–d against e).
     monkeypatch.setattr(lt, "_FITS", {})
-    vote = lt.Vote("kmeans", "fitted", list("abcdefg"))
+    vote = lt.Answering(AnswerRule("kmeans"), "fitted", {"kmeans": list("abcdefg")},
+                        ["kmeans"])
+    assert vote.name == "kmeans · vote (fitted)" and vote.kind == "vote"
     assert lt.answers([vote], seven_criteria("abc"))["k"].tolist() == [3, 2, 4]
     assert lt.answers([vote], seven_criteria("efg"))["k"].tolist() == [3, 2, 4]
 
@@ -149,19 +152,24 @@ def test_the_fitted_count_weighs_families_equally():
 
 
 def test_a_gated_candidate_answers_one_when_its_test_says_so_else_at_least_two():
-    # dip p > .05 says 1; otherwise the count, if at least 2 (else no answer); NaN p: no test
-    es = counts_elections([("a", MC, 1, 4, 3), ("b", MC, 3, 4, 3), ("c", MC, 3, 4, 1),
-                           ("d", MC, 3, 4, 3)], dip=[0.3, 0.01, 0.01, np.nan])
-    gated = lt.Gated(lt.HdbscanCount(10, [5, 10]), "dip", 0.05)
-    assert gated.name == "HDBSCAN count (10) | k = 1 by dip p > 0.05"
-    assert [gated.answer(e, 10) for e in es] == pytest.approx([1, 3, np.nan, 3],
-                                                              nan_ok=True)
-    # both tests: dip says 1 on a, but only on a2 does k-means' gap choose 1
-    both = lt.Gated(lt.HdbscanCount(10, [5, 10]), "dip+gap", 0.05)
-    a2 = lt.Election("a2", MC, 1, 15, {"kmeans": {"gap": 1}}, counts={10: 3}, dip_p=0.3)
-    assert (both.answer(es[0], 10), both.answer(a2, 10)) == (3, 1)
-    assert both.name == "HDBSCAN count (10) | k = 1 by dip p > 0.05 and gap"
-    assert both.spec() == {"model": "hdbscan_count", "winner": "", "k1_test": "dip+gap",
+    # k-means' plurality of a, b, c: dip p > .05 says 1; otherwise the vote among k ≥ 2 (a
+    # choice of 1 abstains; none left: no answer); NaN p: no test
+    votes = [{"a": 1, "b": 1, "c": 3}, {"a": 3, "b": 3, "c": 2}, {"a": 1, "b": 1, "c": 1},
+             {"a": 2, "b": 3, "c": 3}]
+    es = [lt.Election(ds, MC, 3, 10, {"kmeans": picks}, dip_p=p)
+          for ds, picks, p in zip("abcd", votes, [0.3, 0.01, 0.01, np.nan], strict=True)]
+    gated = lt.Answering(AnswerRule("kmeans", k1_test="dip"), "plurality",
+                         {"kmeans": list("abc")}, ["kmeans"])
+    assert gated.name == "kmeans · vote (plurality) | k = 1 by dip p > 0.05"
+    assert [gated.answer(e, gated.fit(es)) for e in es] == pytest.approx(
+        [1, 3, np.nan, 3], nan_ok=True)
+    # both tests: the dip says 1 on a, but only where k-means' gap chooses 1 too
+    both = lt.Answering(AnswerRule("kmeans", k1_test="dip+gap"), "plurality",
+                        {"kmeans": [*"abc", "gap"]}, ["kmeans"])
+    a2 = lt.Election("a2", MC, 1, 10, {"kmeans": {**votes[0], "gap": 1}}, dip_p=0.3)
+    assert [both.answer(e, both.fit(es)) for e in (es[0], a2)] == [3, 1]
+    assert both.name == "kmeans · vote (plurality) | k = 1 by dip p > 0.05 and gap"
+    assert both.spec() == {"model": "kmeans", "winner": "", "k1_test": "dip+gap",
                            "k1_level": 0.05}
 
 
@@ -256,7 +264,7 @@ def test_the_vote_rule_shipped_is_the_one_the_answer_counts(winner):
          .itertuples(index=False)])
     out = lt.tables(None, rows, summary, p)
     assert out["answer_rule"].set_index("key").loc["votes", "value"] == winner
-    fitted = voting.rule_table({"kmeans": voting.fit_rule(lt._choices_frame(
+    fitted = vote_fit.rule_table({"kmeans": vote_fit.fit_rule(lt._choices_frame(
         lt.elections(rows, 4), "kmeans"))})
     pd.testing.assert_frame_equal(out["vote_rule_fitted"], fitted)
     expected = pd.read_csv(lt.BEFORE) if winner == "today" else fitted

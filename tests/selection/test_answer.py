@@ -1,7 +1,7 @@
 """The answer of ``mtc select`` (mtc_cli/selection/answer.py): the tests of k = 1 and their
 words, the shipped rule, the shares of the splits, a model's answer with its runner-up, the
 dip of the first principal component; and ``auto``'s winner rules ``at_vote`` and
-``agreement`` with their runner-up, worked by hand from :func:`auto.decide`'s docstring."""
+``agreement`` with their runner-up, worked by hand from :func:`auto.standings`'s docstring."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from sklearn.datasets import make_blobs
 from sklearn.decomposition import PCA
 
 from mtc_cli.core.criteria.dip import dip_pvalue
-from mtc_cli.selection import answer, auto, voting
-from mtc_cli.selection.answer import Answer, Rule
+from mtc_cli.selection import answer, auto, choice, shipped, voting
+from mtc_cli.selection.answer import Answer, AnswerRule, Evidence
+from mtc_cli.selection.catalog import GATES
 from mtc_cli.selection.settings import Settings
 
 NAN = np.nan
@@ -34,6 +35,27 @@ def one_blob() -> np.ndarray:
 
 def three_blobs() -> np.ndarray:
     return make_blobs(300, 2, centers=[(-10, 0), (0, 0), (10, 0)], random_state=0)[0]
+
+
+def Rule(winner: str = "lowest", k1_test: str = "none", k1_level: float = 0.05) -> AnswerRule:
+    """``auto``'s answer rule."""
+    return AnswerRule("auto", winner, k1_test, k1_level)
+
+
+def says_one(test: str, *, kmeans_choices: dict, dip_p: float, level: float = 0.05) -> bool:
+    """Whether the test of k = 1 ``test`` finds no group structure, from k-means' choices
+    and the dip test's p."""
+    ev = Evidence({"kmeans": kmeans_choices}, 10, measures={"dip": dip_p})
+    return Rule(k1_test=test, k1_level=level).test(ev).no_structure
+
+
+def gate(X, summaries: dict, rule: AnswerRule) -> tuple[bool, str]:
+    """``rule``'s test of k = 1 on X and the algorithms' summary tables: (no structure, in
+    words)."""
+    ev = Evidence({m: choice.choices(t) for m, t in summaries.items()}, 10,
+                  measures=rule.measure(X, summaries))
+    said = rule.test(ev)
+    return said.no_structure, said.words
 
 
 # --- the tests of k = 1 ----------------------------------------------------------------------
@@ -61,20 +83,19 @@ def three_blobs() -> np.ndarray:
     ("dip+duda_hart", {"duda_hart": 1}, 0.01, False),
 ])
 def test_says_one_by_each_test(test, picks, dip_p, one):
-    assert test in answer.K1_TESTS
-    assert answer.says_one(test, kmeans_choices=picks, dip_p=dip_p) is one
+    assert says_one(test, kmeans_choices=picks, dip_p=dip_p) is one
 
 
 def test_says_one_reads_the_dips_level_alone_or_combined():
     for test in ("dip", "dip+gap"):
-        assert answer.says_one(test, kmeans_choices={"gap": 1}, dip_p=0.07, level=0.05)
-        assert not answer.says_one(test, kmeans_choices={"gap": 1}, dip_p=0.07, level=0.1)
+        assert says_one(test, kmeans_choices={"gap": 1}, dip_p=0.07, level=0.05)
+        assert not says_one(test, kmeans_choices={"gap": 1}, dip_p=0.07, level=0.1)
 
 
-@pytest.mark.parametrize("test", ["bogus", "gap+dip", "dip+none", ""])
+@pytest.mark.parametrize("test", ["bogus", "dip+none", "", "gap+"])
 def test_an_unknown_test_of_k1_is_refused_by_name(test):
     with pytest.raises(ValueError, match=re.escape(f"unknown test of k = 1 {test!r}")):
-        answer.says_one(test, kmeans_choices={}, dip_p=0.5)
+        Rule(k1_test=test)
 
 
 def test_at_least_two_leaves_out_every_choice_of_one():
@@ -98,23 +119,23 @@ def test_a_combined_rule_names_both_tests():
 @pytest.fixture
 def answer_file(tmp_path, monkeypatch):
     """Write the answer's rule to a temporary ``answer_rule.csv`` read in place of the
-    shipped one; the cache of :func:`answer.shipped` cleared before and after."""
+    shipped one; the cache of :func:`shipped.answer_rule` cleared before and after."""
     path = tmp_path / "answer_rule.csv"
-    monkeypatch.setattr(answer, "ANSWER_FILE", path)
-    answer.shipped.cache_clear()
+    monkeypatch.setattr(shipped, "ANSWER_FILE", path)
+    shipped.answer_rule.cache_clear()
 
     def write(rows: dict):
         lines = ["key,value,why", *(f'{k},{v},"a test"' for k, v in rows.items())]
         path.write_text("\n".join(lines) + "\n")
 
     yield write
-    answer.shipped.cache_clear()
+    shipped.answer_rule.cache_clear()
 
 
 def test_the_shipped_rule_is_read_from_the_answer_file(answer_file):
     answer_file({"default_model": "kmeans", "auto_winner": "agreement",
                  "k1_test": "dip+duda_hart", "k1_level": "0.1"})
-    assert answer.shipped()["default_model"] == "kmeans"
+    assert answer.default_model() == "kmeans"
     assert answer.shipped_rule() == Rule("agreement", "dip+duda_hart", 0.1)
 
 
@@ -127,40 +148,40 @@ def test_keys_missing_from_the_answer_file_take_the_defaults(answer_file):
 
 def test_without_a_test_or_without_a_clustering_the_gate_is_shut():
     X = one_blob()
-    assert answer.gate(X, {"kmeans": summary(gap=1)}, Rule(k1_test="none")) == (False, "")
-    assert answer.gate(X, {"svd": summary(gap=1)}, Rule(k1_test="gap")) == (False, "")
+    assert gate(X, {"kmeans": summary(gap=1)}, Rule(k1_test="none")) == (False, "")
+    assert gate(X, {"svd": summary(gap=1)}, Rule(k1_test="gap")) == (False, "")
 
 
 def test_the_gate_reads_kmeans_choices_else_the_first_models():
     X = one_blob()
     both = {"gmm": summary(gap=2), "kmeans": summary(gap=1)}
-    assert answer.gate(X, both, Rule(k1_test="gap")) == (True, "gap of kmeans chooses k = 1")
+    assert gate(X, both, Rule(k1_test="gap")) == (True, "gap of kmeans chooses k = 1")
     first = {"ward": summary(duda_hart=1), "gmm": summary(duda_hart=2)}
-    assert answer.gate(X, first, Rule(k1_test="duda_hart")) == (
+    assert gate(X, first, Rule(k1_test="duda_hart")) == (
         True, "duda_hart of ward chooses k = 1")
-    assert answer.gate(X, {"kmeans": summary(gap=3)}, Rule(k1_test="gap")) == (
+    assert gate(X, {"kmeans": summary(gap=3)}, Rule(k1_test="gap")) == (
         False, "gap of kmeans does not choose k = 1")
-    assert answer.gate(X, {"kmeans": summary(silhouette=2)}, Rule(k1_test="gap")) == (
+    assert gate(X, {"kmeans": summary(silhouette=2)}, Rule(k1_test="gap")) == (
         False, "gap of kmeans was not computed (not among the criteria)")
 
 
 def test_the_dip_gate_on_one_blob_and_on_three():
     lead = "the dip test of the first principal component, p = "
-    one, said = answer.gate(one_blob(), {"kmeans": summary(gap=2)}, Rule(k1_test="dip"))
+    one, said = gate(one_blob(), {"kmeans": summary(gap=2)}, Rule(k1_test="dip"))
     p = dip_pvalue(PCA(1).fit_transform(one_blob())[:, 0])[1]  # 0.99: unimodal
     assert one and said == f"{lead}{p:.3g} > 0.05"
-    one, said = answer.gate(three_blobs(), {"kmeans": summary(gap=1)}, Rule(k1_test="dip"))
+    one, said = gate(three_blobs(), {"kmeans": summary(gap=1)}, Rule(k1_test="dip"))
     assert not one and said.startswith(lead) and said.endswith(" ≤ 0.05")
 
 
 def test_a_combined_gate_says_both_parts():
     rule = Rule(k1_test="dip+gap")
-    one, said = answer.gate(one_blob(), {"kmeans": summary(gap=1)}, rule)
+    one, said = gate(one_blob(), {"kmeans": summary(gap=1)}, rule)
     dip, gap = said.split(" and ")
     assert one and dip.endswith("> 0.05") and gap == "gap of kmeans chooses k = 1"
-    one, said = answer.gate(one_blob(), {"kmeans": summary(gap=3)}, rule)
+    one, said = gate(one_blob(), {"kmeans": summary(gap=3)}, rule)
     assert not one and said.endswith("> 0.05 and gap of kmeans does not choose k = 1")
-    one, said = answer.gate(three_blobs(), {"kmeans": summary(duda_hart=1)},
+    one, said = gate(three_blobs(), {"kmeans": summary(duda_hart=1)},
                             Rule(k1_test="dip+duda_hart"))  # the dip overrules k-means
     assert not one and said.endswith("≤ 0.05 and duda_hart of kmeans chooses k = 1")
 
@@ -172,7 +193,7 @@ def test_dip_of_reads_the_first_principal_component():
     # bimodal along y, but x (sd 5) is the first component, and it is unimodal
     hidden = np.c_[rng.normal(0, 5, 300), np.r_[rng.normal(-1, 0.2, 150), rng.normal(1, 0.2, 150)]]
     for X, low in ((bimodal, True), (hidden, False)):
-        p = answer.dip_of(X)
+        p = GATES["dip"].measure(X)
         assert p == pytest.approx(dip_pvalue(PCA(1).fit_transform(X)[:, 0])[1], rel=1e-9)
         assert (p < 1e-3) if low else (p > 0.05)
     assert dip_pvalue(hidden[:, 1])[1] < 1e-3  # what the second component would have said
@@ -196,29 +217,30 @@ def fields(a: Answer) -> tuple:
                            a.runner_up_support))
 
 
-def test_of_vote_plurality_majority_single_and_none():
-    shares = {2: 0.7, 3: 0.2}
+def decided(model: str, picks: dict, rule=voting.PLURALITY) -> tuple:
+    """One algorithm's answer from its criteria's choices ``picks``: (model, k, how,
+    runner-up model, runner-up k), NaN as None."""
+    d = AnswerRule(model).decide(Evidence({model: picks}, 10), {model: rule})
+    return tuple(None if isinstance(v, float) and math.isnan(v) else v
+                 for v in (d.voted_model, d.voted_k, d.how, d.runner_up_model, d.runner_up_k))
+
+
+def test_a_vote_plurality_majority_single_and_none():
     # weights 2: 2, 3: 1, 4: 1 — 2 holds half, not more: plurality; next: 3 (ties: smaller k)
-    _, tally = voting.decide({"a": 2, "b": 2, "c": 3, "d": 4}, voting.PLURALITY, 10)
-    assert fields(answer.of_vote("kmeans", tally, shares)) == (
-        "kmeans", 2.0, "plurality vote of kmeans", "kmeans", 3.0, 0.7, 0.2)
-    _, tally = voting.decide({"a": 2, "b": 2, "c": 5}, voting.PLURALITY, 10)
-    assert fields(answer.of_vote("gmm", tally, shares)) == (
-        "gmm", 2.0, "majority vote of gmm", "gmm", 5.0, 0.7, None)  # 5 has no share
-    _, tally = voting.decide({"a": 2, "b": 2}, voting.PLURALITY, 10)
-    assert fields(answer.of_vote("gmm", tally, shares)) == (
-        "gmm", 2.0, "majority vote of gmm", None, None, 0.7, None)
-    _, tally = voting.decide({"a": NAN}, voting.PLURALITY, 10)
-    assert fields(answer.of_vote("gmm", tally, shares)) == (
-        "gmm", None, "no vote: no criterion cast one", None, None, None, None)
+    assert decided("kmeans", {"a": 2, "b": 2, "c": 3, "d": 4}) == (
+        "kmeans", 2.0, "plurality vote of kmeans", "kmeans", 3.0)
+    assert decided("gmm", {"a": 2, "b": 2, "c": 5}) == (
+        "gmm", 2.0, "majority vote of gmm", "gmm", 5.0)
+    assert decided("gmm", {"a": 2, "b": 2}) == ("gmm", 2.0, "majority vote of gmm", None, None)
+    assert decided("gmm", {"a": NAN}) == (
+        "gmm", None, "no vote: no criterion cast one", None, None)
 
 
-def test_of_vote_after_a_runoff_the_runner_up_is_the_other_finalist():
+def test_after_a_runoff_the_runner_up_is_the_other_finalist():
     # first round 2: 2, 5: 2, 4: 1 → finalists 2 and 5; the voter at 4 backs 5 (nearer): 5
-    rule = voting.Rule(runoff=True)
-    _, tally = voting.decide({"a": 2, "b": 2, "c": 4, "d": 5, "e": 5}, rule, 10)
-    assert fields(answer.of_vote("m", tally, {5: 0.4, 2: 0.35, 4: 0.25})) == (
-        "m", 5.0, "run-off vote of m", "m", 2.0, 0.4, 0.35)
+    rule = voting.VoteRule(runoff=True)
+    assert decided("m", {"a": 2, "b": 2, "c": 4, "d": 5, "e": 5}, rule) == (
+        "m", 5.0, "run-off vote of m", "m", 2.0)
 
 
 def test_split_shares_by_hand():
@@ -232,7 +254,7 @@ def test_split_shares_by_hand():
     # per split the plurality of {3, 2, mtc's}: 3 → 3; 2 → 2; 1 → a three-way tie: 1
     assert answer.split_shares(rows, table, s, voting.PLURALITY) == {3: 0.5, 2: 0.25, 1: 0.25}
     # only mtc votes: its own choice on each split
-    alone = voting.Rule(weights={"mtc": 1.0})
+    alone = voting.VoteRule(weights={"mtc": 1.0})
     assert answer.split_shares(rows, table, s, alone) == {3: 0.5, 2: 0.25, 1: 0.25}
     # mtc not among the criteria: no split is recomputed
     assert answer.split_shares(rows, table, Settings("kmeans", 1, 4, ("silhouette",)),
@@ -250,7 +272,7 @@ def test_at_vote_takes_the_lowest_curve_at_the_own_voted_k():
     curves = {"a": S(k2=0.5, k3=0.2), "b": S(k2=0.1, k3=0.4), "c": S(k2=0.3),
               "d": S(k2=0.05, k3=0.05), "e": S(k2=0.3, k3=0.3)}
     votes = {"a": 3, "b": 3, "c": 1, "e": 5}
-    table = auto.decide(curves, votes, "at_vote").set_index("model")
+    table = auto.standings(curves, votes, "at_vote").set_index("model")
     # at the voted k: a 0.2, b 0.4; c voted 1 (< 2), d no vote, e 5 (off its curve): NaN
     assert table["at_vote"].fillna(-1).to_dict() == {"a": 0.2, "b": 0.4, "c": -1, "d": -1,
                                                      "e": -1}
@@ -267,7 +289,7 @@ def test_at_vote_ties_go_to_the_first_and_no_vote_qualifies_none():
     x, y = S(k2=0.3), S(k2=0.1, k4=0.3)
     assert auto.choose({"x": x, "y": y}, {"x": 2, "y": 4}, "at_vote") == ("x", 2.0)
     assert auto.choose({"y": y, "x": x}, {"x": 2, "y": 4}, "at_vote") == ("y", 4.0)
-    table = auto.decide({"x": x, "y": y}, {"x": 1}, "at_vote")
+    table = auto.standings({"x": x, "y": y}, {"x": 1}, "at_vote")
     assert not table["winner"].any()
     assert auto.winner(table)[0] is None and math.isnan(auto.winner(table)[1])
 
@@ -297,7 +319,7 @@ def test_agreement_by_hand(curves, votes, won):
 
 def test_agreement_does_not_elect_an_algorithm_auto_leaves_out():
     empty = pd.Series(dtype=float)
-    table = auto.decide({"a": empty, "b": empty, "c": S(k2=0.2)}, {"a": 3, "b": 3, "c": 2},
+    table = auto.standings({"a": empty, "b": empty, "c": S(k2=0.2)}, {"a": 3, "b": 3, "c": 2},
                         "agreement")
     left_out = auto.unranked(table, {})
     assert set(left_out) == {"a", "b"}
@@ -306,14 +328,14 @@ def test_agreement_does_not_elect_an_algorithm_auto_leaves_out():
 
 def test_an_unknown_winner_rule_is_refused():
     with pytest.raises(ValueError, match="unknown winner rule 'nope'"):
-        auto.decide({"a": S(k2=0.1)}, {"a": 2}, "nope")
+        auto.standings({"a": S(k2=0.1)}, {"a": 2}, "nope")
 
 
 def test_runner_up_by_hand():
     # at_vote: a wins (0.2 at its 3); b votes the same k; of c (0.4) and d (0.5): c
     curves = {"a": S(k3=0.2), "b": S(k3=0.3), "c": S(k2=0.4), "d": S(k4=0.5)}
     votes = {"a": 3, "b": 3, "c": 2, "d": 4}
-    table = auto.decide(curves, votes, "at_vote")
+    table = auto.standings(curves, votes, "at_vote")
     assert auto.runner_up(table, "at_vote") == ("c", 2.0)
     assert auto.choose({m: curves[m] for m in "cd"}, votes, "at_vote") == ("c", 2.0)
     # agreement: k = 3 (a, c, f) wins, a the most stable; had no one voted 3, k = 2 (b, d)
@@ -321,17 +343,17 @@ def test_runner_up_by_hand():
     curves = {"a": S(k3=0.3), "b": S(k2=0.2), "c": S(k3=0.4), "d": S(k2=0.6),
               "e": S(k4=0.05), "f": S(k3=0.5)}
     votes = {"a": 3, "b": 2, "c": 3, "d": 2, "e": 4, "f": 3}
-    table = auto.decide(curves, votes, "agreement")
+    table = auto.standings(curves, votes, "agreement")
     assert auto.winner(table) == ("a", 3.0)
     assert auto.runner_up(table, "agreement") == ("b", 2.0)
     assert auto.choose({m: curves[m] for m in "bde"}, votes, "agreement") == ("b", 2.0)
     # lowest: a (0.1) wins; b (0.15) votes a's k; c (0.2) is the runner-up
     curves = {"a": S(k2=0.1), "b": S(k2=0.15), "c": S(k2=0.2)}
-    table = auto.decide(curves, {"a": 3, "b": 3, "c": 2})
+    table = auto.standings(curves, {"a": 3, "b": 3, "c": 2})
     assert auto.runner_up(table) == ("c", 2.0)
     # every algorithm votes the winner's k, or none wins: no runner-up
     for votes in ({"a": 3, "b": 3, "c": 3}, {}):
-        table = auto.decide(curves, votes, "at_vote")
+        table = auto.standings(curves, votes, "at_vote")
         model, k = auto.runner_up(table, "at_vote")
         assert model is None and math.isnan(k)
 
@@ -342,9 +364,9 @@ def test_the_help_names_the_shipped_default():
 
     from mtc_cli.cli import main
 
-    answer.shipped.cache_clear()
+    shipped.answer_rule.cache_clear()
     text = " ".join(CliRunner().invoke(main, ["select", "--help"]).output.split())
-    assert f"[default: {answer.shipped()['default_model']} for tables" in text
+    assert f"(default: {answer.default_model()} for tables" in text
 
 
 # --- what the answer of auto reads ---------------------------------------------------------
@@ -353,33 +375,31 @@ ALL = ("stability", "mtc", "capacity", "prediction_strength", "clest", "gap", "s
        "calinski_harabasz", "duda_hart", "knee", "bic")
 
 
-def test_read_by_keeps_the_stability_the_votes_and_the_tests_of_the_tested_model():
+def test_reads_keeps_the_stability_the_votes_and_the_tests_of_the_tested_model():
     rule = Rule(k1_test="dip+gap")
     kmeans_voters = set(voting.rule_for("kmeans", ALL).weights)
-    assert set(answer.read_by("kmeans", ALL, tested=True, rule=rule)) == (
-        {"stability", "gap"} | kmeans_voters)
-    assert set(answer.read_by("kmeans", ALL, tested=False, rule=rule)) == (
-        {"stability"} | kmeans_voters)
+    assert set(rule.reads("kmeans", ALL, tested=True)) == {"stability", "gap"} | kmeans_voters
+    assert set(rule.reads("kmeans", ALL, tested=False)) == {"stability"} | kmeans_voters
     assert "clest" not in kmeans_voters  # the shipped k-means vote: no Clest to compute
     # the algorithms of any shape vote by the stability alone; a plurality reads every one
-    assert answer.read_by("single", ALL, tested=False, rule=rule) == ("stability",)
-    assert answer.read_by("ward", ALL, tested=False, rule=rule) == ALL
-    assert answer.read_by("single", ALL, tested=True, rule=Rule(k1_test="duda_hart")) == (
+    assert rule.reads("single", ALL, tested=False) == ("stability",)
+    assert rule.reads("ward", ALL, tested=False) == ALL
+    assert Rule(k1_test="duda_hart").reads("single", ALL, tested=True) == (
         "stability", "duda_hart")
 
 
 @pytest.mark.slow
 def test_auto_answers_alike_from_what_it_reads_and_from_every_criterion():
-    """The rows of every criterion, cut to what :func:`answer.read_by` keeps, give
+    """The rows of every criterion, cut to what :meth:`answer.AnswerRule.reads` keeps, give
     :func:`answer.find` the same answer, tallies and decision."""
     from dataclasses import replace
 
-    from mtc_cli.selection.catalog import AUTO_MODELS, CRITERIA
+    from mtc_cli.selection.catalog import CRITERIA, auto_models, models_of
     from mtc_cli.selection.estimator import OrderSelector
 
     X = make_blobs(90, 2, centers=3, random_state=0)[0]
     every = [c for c in CRITERIA if c != "pac_mdl"
-             and any(m in CRITERIA[c].models for m in AUTO_MODELS)]
+             and any(m in models_of(c) for m in auto_models())]
     est = OrderSelector(model="auto", k=(1, 4), criteria=every, splits=3, references=2,
                         clest_references=1, clest_splits=2).fit(X)
     fitted = est.selections_
@@ -388,7 +408,7 @@ def test_auto_answers_alike_from_what_it_reads_and_from_every_criterion():
                        {m: f.settings_ for m, f in fitted.items()}, auto_mode=True)
     rows, summaries, settings = {}, {}, {}
     for i, (m, f) in enumerate(fitted.items()):
-        read = answer.read_by(m, f.settings_.criteria, tested=i == 0)
+        read = answer.shipped_rule().reads(m, f.settings_.criteria, tested=i == 0)
         assert set(read) < set(f.settings_.criteria) or m in ("ward", "complete", "average")
         rows[m] = f.results_[f.results_["criterion"].isin(read)]
         summaries[m] = f.summary_[f.summary_["criterion"].isin(read)]

@@ -159,10 +159,10 @@ def _selection(k_hi: int, true_k: float):
                         if c != "hartigan"], ignore_index=True)
     summary = pd.DataFrame({"criterion": names, "selected_k": np.array(chosen, dtype=float),
                             "k_min": 1, "k_max": k_hi, "true_k": true_k})
-    rule = voting.Rule(weights={c: w for c, w in zip(names[1:11], np.linspace(0.9, 0.4, 10),
+    rule = voting.VoteRule(weights={c: w for c, w in zip(names[1:11], np.linspace(0.9, 0.4, 10),
                                                      strict=True)},
                        edge_abstains=True, runoff=True, name="made")
-    vote = voting.decide(dict(zip(names, summary["selected_k"], strict=True)), rule, k_hi)[1]
+    vote = voting.elect(dict(zip(names, summary["selected_k"], strict=True)), rule, k_hi)[1]
     return summary, curves, vote, rule
 
 
@@ -188,7 +188,7 @@ def test_a_run_off_an_abstention_and_no_choice_are_drawn_and_readable(k_hi):
 def test_no_vote_is_said(tmp_path):
     summary, curves, _, rule = _selection(8, true_k=np.nan)
     summary["selected_k"] = np.nan
-    vote = voting.decide(dict.fromkeys(summary["criterion"], np.nan), rule, 8)[1]
+    vote = voting.elect(dict.fromkeys(summary["criterion"], np.nan), rule, 8)[1]
     vote.to_csv(tmp_path / "vote.csv", index=False)  # as the figure reads it: no dtypes
     fig = figure.select_figure(curves, summary, pd.read_csv(tmp_path / "vote.csv"), {},
                                "made.csv", rule)
@@ -208,7 +208,7 @@ def test_auto_shows_every_algorithm_and_its_ties():
     from mtc_cli.selection import auto
 
     votes = dict(zip(models, [1, 1, 4, 4, 3, 3, 2, 3, np.nan], strict=True))
-    decision = auto.decide(curves, votes)
+    decision = auto.standings(curves, votes)
     stability = pd.concat([pd.DataFrame({"model": m, "k": c.index, "value": c.to_numpy()})
                            for m, c in curves.items()], ignore_index=True)
     answer = pd.DataFrame({"model": ["single"], "k": [3], "runner_up_model": [np.nan],

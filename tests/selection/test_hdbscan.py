@@ -15,11 +15,12 @@ from sklearn.datasets import make_blobs
 from sklearn.metrics import adjusted_rand_score
 
 from mtc_cli.core.errors import MtcError
-from mtc_cli.selection import answer, choice
-from mtc_cli.selection.catalog import CRITERIA, applicable
-from mtc_cli.selection.fitting import Hdbscan, cluster_model, mutual_reachability
+from mtc_cli.selection import choice, shipped
+from mtc_cli.selection.catalog import ALGORITHMS, CRITERIA, applicable, models_of
+from mtc_cli.selection.criteria import reference_sample
+from mtc_cli.selection.fitting import Hdbscan, mutual_reachability
 from mtc_cli.selection.settings import make_settings
-from mtc_cli.selection.tasks import _hdbscan_count, plan, reference_sample, run_task
+from mtc_cli.selection.tasks import plan, run_task
 
 
 def brute_mutual_reachability(X: np.ndarray, min_samples: int) -> np.ndarray:
@@ -85,7 +86,7 @@ def test_two_far_blobs_with_a_thin_bridge_are_separated_at_k2():
     rng = np.random.default_rng(0)
     A, B = rng.normal([0, 0], 0.5, (50, 2)), rng.normal([10, 0], 0.5, (50, 2))
     bridge = np.c_[np.linspace(1.5, 8.5, 8), np.zeros(8)]
-    labels = cluster_model("hdbscan").fit_all(np.r_[A, B, bridge], [2], rng)[2].labels
+    labels = ALGORITHMS["hdbscan"].make().fit_all(np.r_[A, B, bridge], [2], rng)[2].labels
     assert len(set(labels[:50])) == 1 and len(set(labels[50:100])) == 1
     assert labels[0] != labels[50]
 
@@ -110,14 +111,22 @@ def count_through_select(X, m: int | None, k=(1, 4)) -> tuple[float, str]:
     (task,) = [t for t in plan(s) if t["family"] == "full"]
     assert task["hdbscan_min_cluster_size"] == s.hdbscan_min_cluster_size
     rows = pd.DataFrame(run_task(X, task, np.random.default_rng(0)))
-    table, _ = choice.summarize(rows, s.criteria, k_lo=s.k_lo, k_hi=s.k_hi, model=s.model)
+    table, _ = choice.summarize(rows, s)
     row = table.set_index("criterion").loc["hdbscan_count"]
     return row["selected_k"], row["note"]
 
 
+def count_rows(X, s) -> dict:
+    """The one row hdbscan_count adds to the full task of ``s`` on X."""
+    (task,) = [t for t in plan(s) if t["family"] == "full"]
+    (row,) = [r for r in run_task(X, task, np.random.default_rng(0))
+              if r["criterion"] == "hdbscan_count"]
+    return row
+
+
 def test_hdbscan_count_is_a_full_task_criterion_of_hdbscan_alone():
     c = CRITERIA["hdbscan_count"]
-    assert (c.models, c.family, c.rule, c.k_min) == (("hdbscan",), "full", "direct", 1)
+    assert (models_of("hdbscan_count"), c.family, c.k_min) == (("hdbscan",), "full", 1)
     assert "hdbscan_count" in applicable("hdbscan")
     assert "hdbscan_count" not in applicable("kmeans")
     with pytest.raises(MtcError, match="hdbscan_count does not apply to model kmeans"):
@@ -137,17 +146,17 @@ def test_hdbscan_count_is_scikit_learns_number_of_clusters(centers, std, m):
 
 def test_hdbscan_count_default_min_cluster_size_is_the_shipped_one():
     X, _ = make_blobs(200, 2, centers=3, cluster_std=0.5, random_state=1)
-    m = int(answer.shipped()["hdbscan_min_cluster_size"])
+    m = int(shipped.answer_rule()["hdbscan_min_cluster_size"])
     s = make_settings("hdbscan", (1, 4), ["hdbscan_count"], n=200, d=2)
     assert s.hdbscan_min_cluster_size == m
-    assert _hdbscan_count(X, s)["k"] == max(sklearn_count(X, m), 1)
+    assert count_rows(X, s)["k"] == max(sklearn_count(X, m), 1)
 
 
 def test_hdbscan_count_above_max_items_counts_the_reference_sample():
     X, _ = make_blobs(300, 2, centers=4, cluster_std=0.6, random_state=2)
     s = make_settings("hdbscan", (1, 4), ["hdbscan_count"], n=300, d=2,
                       hdbscan_min_cluster_size=10, max_items=120)
-    got = _hdbscan_count(X, s)
+    got = count_rows(X, s)
     want = sklearn_count(X[reference_sample(X, 120)], 10)
     assert (got["k"], got["score"]) == (max(want, 1), float(want))
 
@@ -160,7 +169,7 @@ def test_on_fewer_objects_than_min_cluster_size_hdbscan_count_is_one():
     assert k == 1 and note == "fewer objects than min_cluster_size 10"
     s = make_settings("hdbscan", (1, 4), ["hdbscan_count"], n=8, d=2,
                       hdbscan_min_cluster_size=10)
-    assert _hdbscan_count(X, s)["score"] == 0.0
+    assert count_rows(X, s)["score"] == 0.0
 
 
 def test_at_exactly_min_cluster_size_objects_all_noise_is_one():

@@ -15,15 +15,15 @@ from sklearn.metrics import adjusted_rand_score
 from mtc_cli.core.models import clusterers
 from mtc_cli.selection import auto, voting
 from mtc_cli.selection.catalog import (
-    AUTO_MODELS,
-    LABEL_CLUSTERING,
-    PREDICTORS,
-    SHAPE_FREE,
+    ALGORITHMS,
     applicable,
+    auto_models,
 )
-from mtc_cli.selection.fitting import cluster_model
 from mtc_cli.selection.settings import make_settings
 from mtc_cli.selection.tasks import plan, run_task
+
+LABELS = [a.name for a in ALGORITHMS.values() if a.kind == "labels"]
+SHAPE_FREE = [a.name for a in ALGORITHMS.values() if a.shape_free]
 
 
 def rings(n_per_ring: int = 300, noise: float = 0.05, seed: int = 1) -> np.ndarray:
@@ -39,7 +39,7 @@ def rings(n_per_ring: int = 300, noise: float = 0.05, seed: int = 1) -> np.ndarr
 @pytest.mark.parametrize("linkage", ["ward", "average", "complete", "single"])
 def test_agglomerative_partitions_are_scikit_learns(linkage):
     X, _ = make_blobs(120, 3, centers=4, random_state=3)
-    fits = cluster_model(linkage).fit_all(X, [1, 2, 3, 4, 6], np.random.default_rng(0))
+    fits = ALGORITHMS[linkage].make().fit_all(X, [1, 2, 3, 4, 6], np.random.default_rng(0))
     for k, f in fits.items():
         assert len(np.unique(f.labels)) == k
         ref = AgglomerativeClustering(n_clusters=k, linkage=linkage).fit(X).labels_
@@ -52,7 +52,7 @@ def test_spectral_separates_rings_as_scikit_learn_and_one_embedding_serves_every
     from sklearn.cluster import SpectralClustering
 
     X = rings(300)
-    fits = cluster_model("spectral").fit_all(X, [1, 2, 3], np.random.default_rng(0))
+    fits = ALGORITHMS["spectral"].make().fit_all(X, [1, 2, 3], np.random.default_rng(0))
     truth = np.repeat([0, 1, 2], 300)
     assert adjusted_rand_score(truth, fits[3].labels) == pytest.approx(1.0)
     with warnings.catch_warnings():
@@ -65,7 +65,7 @@ def test_spectral_separates_rings_as_scikit_learn_and_one_embedding_serves_every
 
 def test_above_max_items_a_sample_is_fitted_and_the_rest_labelled_by_the_nearest_neighbour():
     X, _ = make_blobs(300, 2, centers=3, random_state=0)
-    model = cluster_model("average", max_items=100)
+    model = ALGORITHMS["average"].make(max_items=100)
     fits = model.fit_all(X, [2, 3], np.random.default_rng(5))
     f = fits[3]
     Xs, ls = f.solution.X, f.solution.labels
@@ -78,7 +78,7 @@ def test_above_max_items_a_sample_is_fitted_and_the_rest_labelled_by_the_nearest
 def test_the_nearest_neighbour_and_nearest_centroid_predictors_by_brute_force():
     X, _ = make_blobs(80, 2, centers=3, random_state=1)
     new = np.random.default_rng(2).normal(size=(30, 2)) * 4
-    model = cluster_model("complete")
+    model = ALGORITHMS["complete"].make()
     fits = model.fit_all(X, [2, 3], np.random.default_rng(0))
     d = ((new[:, None, :] - X[None, :, :]) ** 2).sum(axis=2)
     for k, f in model.predict_all(fits, new).items():
@@ -92,22 +92,22 @@ def test_the_nearest_neighbour_and_nearest_centroid_predictors_by_brute_force():
 def test_pathbased_predicts_by_its_own_rule_in_blocks():
     X = rings(60)
     new = rings(700, seed=9)[::1]
-    model = cluster_model("pathbased")
+    model = ALGORITHMS["pathbased"].make()
     fits = model.fit_all(X, [2, 3], np.random.default_rng(0))
     whole = clusterers.pathbased_predict(X, {k: f.labels for k, f in fits.items()}, new)
     got = model.predict_all(fits, new)  # 2 100 objects: three blocks of 1 000
     for k in fits:
         np.testing.assert_array_equal(got[k], whole[k])
-    assert model.own_predictor and PREDICTORS["pathbased"][0].startswith("path-based")
+    assert ALGORITHMS["pathbased"].predictors[0].startswith("path-based")
 
 
 def test_label_only_models_get_the_criteria_that_need_labels_only():
-    for m in LABEL_CLUSTERING:
+    for m in LABELS:
         names = applicable(m)
         assert {"stability", "prediction_strength", "gap", "clest", "silhouette",
                 "calinski_harabasz", "knee"} <= set(names)
         assert not {"mtc", "capacity", "bic", "aic"} & set(names)
-    assert {"kmeans", "gmm"} <= set(AUTO_MODELS) and set(LABEL_CLUSTERING) <= set(AUTO_MODELS)
+    assert {"kmeans", "gmm"} <= set(auto_models()) and set(LABELS) <= set(auto_models())
 
 
 def test_a_split_task_of_a_label_only_model():
@@ -140,19 +140,19 @@ def test_normalised_stability_and_the_decision_by_hand():
     curves = {"a": pd.Series([0.5, 0.25], index=[2, 3]), "b": pd.Series([0.1, 0.1], index=[2, 4]),
               "c": pd.Series([0.1], index=[3]), "e": pd.Series([0.1], index=[4]),
               "d": pd.Series(dtype=float)}
-    table = auto.decide(curves, {"a": 3, "b": 4, "c": 1, "e": 2})
+    table = auto.standings(curves, {"a": 3, "b": 4, "c": 1, "e": 2})
     # b, c and e tie at 0.1; b (at its largest k, 4) and e reach it at k = 4: the first
     assert table["winner"].tolist() == [False, True, False, False, False]
     b = table.set_index("model").loc["b"]
     assert b["stability_k"] == 4 and b["margin"] == 0.0
     assert auto.winner(table) == ("b", 4.0)
-    later = auto.decide({"c": curves["c"], "b": curves["b"]}, {"c": 1, "b": 4})
+    later = auto.standings({"c": curves["c"], "b": curves["b"]}, {"c": 1, "b": 4})
     assert auto.winner(later)[0] == "b"  # tied with c, at a larger k
     # an algorithm without a vote gives no answer: it cannot win
-    assert auto.winner(auto.decide(curves, {"a": 3}))[0] == "a"
-    assert auto.winner(auto.decide(curves, {}))[0] is None
+    assert auto.winner(auto.standings(curves, {"a": 3}))[0] == "a"
+    assert auto.winner(auto.standings(curves, {}))[0] is None
     assert np.isnan(table.set_index("model").loc["d", "min_stability"])
-    one = auto.decide({"a": curves["a"]}, {"a": 3})
+    one = auto.standings({"a": curves["a"]}, {"a": 3})
     assert one["winner"].all() and np.isnan(one["margin"].iloc[0])
 
 
@@ -164,8 +164,8 @@ LINKAGE_OR_PATH = {"ward", "average", "complete", "single", "pathbased"}
 @pytest.mark.parametrize("name, data, model_ok, k", [
     ("rings", rings(300), LINKAGE_OR_PATH, 3),
     # centres 6.5, 7.8 and 14.3 apart (random_state 2 puts two of them 3.3 apart: k-means votes 2)
-    ("blobs", make_blobs(600, 2, centers=3, random_state=3)[0], set(AUTO_MODELS), 3),
-    ("moons", make_moons(600, noise=0.06, random_state=0)[0], set(AUTO_MODELS), 2),
+    ("blobs", make_blobs(600, 2, centers=3, random_state=3)[0], set(auto_models()), 3),
+    ("moons", make_moons(600, noise=0.06, random_state=0)[0], set(auto_models()), 2),
 ])
 def test_mtc_select_auto_answers_rings_blobs_and_moons(cli, tmp_path, name, data, model_ok, k):
     path = tmp_path / f"{name}.csv"
@@ -179,7 +179,7 @@ def test_mtc_select_auto_answers_rings_blobs_and_moons(cli, tmp_path, name, data
     assert f"Answer: {best['model']}, k = {k} " in result.output
     assert (out / "select.png").is_file() and (out / "stability.csv").is_file()
     rows = pd.read_csv(out / "rows.csv")
-    assert set(rows["model"]) == set(AUTO_MODELS)
+    assert set(rows["model"]) == set(auto_models())
 
 
 @pytest.mark.slow
@@ -201,7 +201,7 @@ def test_the_default_answers_rings_blobs_and_moons(cli, tmp_path, name, data, k)
     result = cli("select", path, "--k", "1..8", "-j", "2", "--json", "--out", tmp_path / "run")
     assert result.exit_code == 0, result.output
     said = json.loads(result.stdout)["answer"]
-    assert said["k"] == k and said["model"] in AUTO_MODELS, said
+    assert said["k"] == k and said["model"] in auto_models(), said
     est = OrderSelector(k=(1, 8)).fit(pd.read_csv(path).to_numpy())
     assert (est.model_, est.k_) == (said["model"], k)
 
@@ -246,7 +246,7 @@ def test_auto_leaves_out_an_algorithm_that_refuses_the_data(cli, tmp_path):
     assert "Left out: gmm, which does not take these data:" in result.output
     assert "--standardize" in result.output
     decision = pd.read_csv(out / "auto.csv")
-    assert "gmm" not in set(decision["model"]) and len(decision) == len(AUTO_MODELS) - 1
+    assert "gmm" not in set(decision["model"]) and len(decision) == len(auto_models()) - 1
     est = OrderSelector(model="auto", k=(1, 4), splits=3, references=3, clest_references=2,
                         clest_splits=2).fit(pd.read_csv(path).to_numpy())
     assert list(est.left_out_) == ["gmm"] and "gmm" not in est.selections_

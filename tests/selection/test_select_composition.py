@@ -9,9 +9,10 @@ import pytest
 
 from mtc_cli.core.criteria.approximation_capacity import capacity
 from mtc_cli.core.criteria.soft_capacity import alignment, soft_capacity
-from mtc_cli.selection import tasks
+from mtc_cli.selection import catalog, criteria, tasks
 from mtc_cli.selection.fitting import Fit, _PerK
 from mtc_cli.selection.settings import make_settings
+from mtc_cli.selection.spec import Algorithm
 
 
 class FakeModel(_PerK):
@@ -46,12 +47,14 @@ class FakeModel(_PerK):
         return value
 
 
-def rows_of(X, criteria, monkeypatch, k_hi=3):
+def rows_of(X, names, k_hi=3):
+    """The rows of the split task of ``names`` on X, of an algorithm whose model is one
+    :class:`FakeModel` (registered for the test), and that model."""
     fake = FakeModel()
-    monkeypatch.setattr(tasks, "_model", lambda s: fake)
-    s = make_settings("kmeans", (1, k_hi), criteria, n=len(X), d=X.shape[1])
-    task = next(t for t in tasks.plan(s) if t["family"] == "split")
-    return tasks.run_task(X, task, np.random.default_rng(5)), fake
+    with catalog.extended(Algorithm("fake", "fakes", "costs", lambda **_: fake)):
+        s = make_settings("fake", (1, k_hi), names, n=len(X), d=X.shape[1])
+        task = next(t for t in tasks.plan(s) if t["family"] == "split")
+        return tasks.run_task(X, task, np.random.default_rng(5)), fake
 
 
 def as_set(A):
@@ -64,8 +67,8 @@ def X():
     return np.c_[rng.uniform(0, 3, 40), rng.normal(size=40)]
 
 
-def test_mtc_is_the_mean_of_both_transfer_directions(X, monkeypatch):
-    rows, fake = rows_of(X, ["mtc"], monkeypatch)
+def test_mtc_is_the_mean_of_both_transfer_directions(X):
+    rows, fake = rows_of(X, ["mtc"])
     for r in rows:
         calls = [c for c in fake.transfers if c[0] == r["k"]]
         assert len(calls) == 2
@@ -76,9 +79,8 @@ def test_mtc_is_the_mean_of_both_transfer_directions(X, monkeypatch):
         assert r["score"] == 0.5 * (va + vb) and va != vb
 
 
-def test_capacity_costs_each_solution_on_its_own_half_and_averages_both_mappings(
-        X, monkeypatch):
-    rows, fake = rows_of(X, ["capacity"], monkeypatch)
+def test_capacity_costs_each_solution_on_its_own_half_and_averages_both_mappings(X):
+    rows, fake = rows_of(X, ["capacity"])
     assert [r["k"] for r in rows] == [1, 2, 3]
     for fitted_on, costed in fake.costed:
         assert as_set(costed) <= as_set(fitted_on)     # never the other half's objects
@@ -87,8 +89,8 @@ def test_capacity_costs_each_solution_on_its_own_half_and_averages_both_mappings
     assert not as_set(half1) & as_set(half2)
     forward, backward = alignment(A, B, "euclidean")
     c1, c2 = FakeModel._costs(3, A), FakeModel._costs(3, B)
-    one_way = capacity(forward @ c1, c2, n_grid=tasks.CAPACITY_GRID, refine="grid")[0]
-    other_way = capacity(backward @ c2, c1, n_grid=tasks.CAPACITY_GRID, refine="grid")[0]
+    one_way = capacity(forward @ c1, c2, n_grid=criteria.CAPACITY_GRID, refine="grid")[0]
+    other_way = capacity(backward @ c2, c1, n_grid=criteria.CAPACITY_GRID, refine="grid")[0]
     assert one_way != other_way
     assert rows[-1]["score"] == pytest.approx(0.5 * (one_way + other_way), abs=1e-12)
 

@@ -142,7 +142,7 @@ def test_plan_runs_only_what_the_criteria_need():
 
 
 def test_reference_sets_work_on_a_fixed_sample_above_max_items():
-    from mtc_cli.selection.tasks import reference_sample
+    from mtc_cli.selection.criteria import reference_sample
 
     X = np.zeros((50, 2))
     assert (reference_sample(X, 100) == np.arange(50)).all()
@@ -152,7 +152,7 @@ def test_reference_sets_work_on_a_fixed_sample_above_max_items():
 
 def test_the_coarse_capacity_grid_finds_the_same_maximum():
     from mtc_cli.core.criteria.approximation_capacity import capacity
-    from mtc_cli.selection.tasks import CAPACITY_GRID
+    from mtc_cli.selection.criteria import CAPACITY_GRID
 
     rng = np.random.default_rng(0)
     for k in (2, 5, 10):

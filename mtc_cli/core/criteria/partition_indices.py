@@ -27,13 +27,15 @@ BEALE_ALPHA = 0.1  # NbClust's default alphaBeale
 @dataclass(frozen=True)
 class PartitionIndex:
     """One index: ``values(X, partitions, rng, max_items) -> {k: value}`` and its rule
-    ``choose(ks, values) -> k`` (nan when nothing can be chosen)."""
+    ``choose(ks, values) -> k`` (nan when nothing can be chosen); ``better``: which way its
+    values are better (``"low"`` or ``"high"``)."""
 
     name: str
     k_min: int
     needs_next: bool
     optimises: str
     source: str
+    better: str
     values: Callable
     choose: Callable
 

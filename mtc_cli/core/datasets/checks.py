@@ -9,6 +9,9 @@ import scipy.sparse as sp
 
 from mtc_cli.core.errors import MtcError
 
+#: what a refusal of values at a scale the criteria cannot compute on advises
+RESCALE = "rescale the features, e.g. with --standardize (standardize: true in a config)"
+
 
 def check_not_constant(X, name: str) -> None:
     """Refuse a matrix (dense or sparse) whose rows are all identical: no k to tell apart."""

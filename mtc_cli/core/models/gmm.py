@@ -8,9 +8,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from mtc_cli.core.logsumexp import logsumexp
+from mtc_cli.core.models.covariance_types import COVARIANCE_TYPES  # noqa: F401 (gmm's own)
 from mtc_cli.core.models.gmm_steps import full_log_densities, precision_cholesky
 
-COVARIANCE_TYPES = ("full", "tied", "diag", "spherical")
 #: what EM adds to every variance (scikit-learn's default): keeps a component on fewer
 #: points than dimensions fittable, at the scale of data whose variances are near 1
 REG_COVAR = 1e-6
