@@ -1,16 +1,19 @@
 """The benchmark league's families of data sets (mtc_cli.core.datasets.families): designs
-spread and reproducible, data consistent with their designs, every family's stated ranges,
-rings (and the other shapes) resolvable by a random half, and a fast oracle per family."""
+spread and reproducible, data consistent with their designs (the first seven families' data
+pinned by hashes), every family's stated ranges, rings (and the other shapes) resolvable by a
+random half, a fast oracle per family, and the separation rule of scenes and symmetric, with
+the geometry of their groups and arrangements."""
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 
 import numpy as np
 import pytest
 from scipy.cluster.hierarchy import fcluster, linkage
-from scipy.spatial.distance import cdist
+from scipy.spatial.distance import cdist, pdist
 from scipy.special import fdtri
 
 from mtc_cli.core.datasets import families as F
@@ -43,7 +46,7 @@ def kmeans(X, k) -> np.ndarray:
 
 def test_the_families_in_order_each_with_a_one_line_description():
     assert FAMILIES == ["milligan_cooper", "many_clusters", "high_dim", "shapes",
-                        "densities", "one_cluster", "sizes"]
+                        "densities", "one_cluster", "sizes", "scenes", "symmetric"]
     assert all(isinstance(v, str) and v and "\n" not in v for v in F.FAMILIES.values())
     with pytest.raises(ValueError):
         F.designs("bogus", 4, 0)
@@ -81,6 +84,28 @@ def test_make_is_consistent_with_the_design(family):
     np.testing.assert_array_equal(X1, X2)
     np.testing.assert_array_equal(y1, y2)
     assert not np.array_equal(X1, F.make({**d, "seed": d["seed"] + 1})[0])
+
+
+def fingerprint(family: str) -> str:
+    """A hash of the family's 16 designs of seed 0 and their data (X to 6 decimals, so that a
+    last-bit difference of another platform's BLAS does not move it)."""
+    h = hashlib.sha256(json.dumps([d for d, *_ in made(family)], sort_keys=True).encode())
+    for _, X, y, _ in made(family):
+        h.update((np.round(X, 6) + 0.0).tobytes())  # + 0.0: −0.0 as 0.0
+        h.update(y.tobytes())
+    return h.hexdigest()[:16]
+
+
+#: the first seven families as they were when scenes and symmetric joined (main at 23bd8da)
+PINNED = {"milligan_cooper": "67f175bf8254f548", "many_clusters": "819e78f9bad70a47",
+          "high_dim": "9a51aa504eff079b", "shapes": "27ac0a35f648e2b5",
+          "densities": "69b234f2d1a97377", "one_cluster": "0db53dcf6330204f",
+          "sizes": "3d2a88d563e6224d"}
+
+
+@pytest.mark.parametrize("family", list(PINNED))
+def test_the_existing_families_designs_and_data_are_unchanged(family):
+    assert fingerprint(family) == PINNED[family]
 
 
 @pytest.mark.parametrize("k,n,ratio,lo,hi", [(12, 200, 10.0, 200, 1500), (2, 200, 10.0, 200, 1500),
@@ -277,3 +302,230 @@ def test_sizes_ranges_and_kmeans_recovers_them():
         counts = np.bincount(y)
         assert counts.max() / counts.min() <= F.SIZES_RATIO + 1e-9
         assert ari(y, kmeans(X, k)) > 0.9, d["id"]
+
+
+# --- scenes and symmetric: the separation rule, the groups' shapes, the arrangements -------
+
+LEAGUE = {"scenes": 48, "symmetric": 16}
+
+
+@functools.cache
+def league(family: str) -> tuple:
+    """(design, X, truth, true_k) of the family's sets in the league (seed 2027), drawn once."""
+    return tuple((d, *F.make(d)) for d in F.designs(family, LEAGUE[family], 2027))
+
+
+def test_connectivity_scale_and_separation_by_hand():
+    line = np.array([[0.0], [1.0], [3.0], [7.0]])  # spanning tree 0–1–3–7: edges 1, 2, 4
+    assert F.connectivity_scale(line) == 4.0 and F.connectivity_scale(line[:1]) == 0.0
+    X = np.array([[0.0], [1.0], [5.0], [6.5], [3.0]])
+    y = np.array([0, 0, 1, 1, -1])  # the noise point at 3 counts for nothing
+    assert F.separation(X, y) == 4.0 / 1.5  # gap 1 → 5, largest ε 1.5
+
+
+def test_place_groups_keeps_the_gap_in_every_dim_and_packs():
+    rng = np.random.default_rng(0)
+    parts = [F.scene_group(rng, kind, 60, 1.0, 2) for kind in F.SCENE_KINDS]
+    parts = F._with_noise_dims(rng, parts, 5, 0.05)
+    shifts = F.place_groups(rng, parts, 2, 0.5)
+    assert shifts.shape == (len(parts), 2)
+    np.testing.assert_allclose(shifts.mean(axis=0), 0.0, atol=1e-12)
+    placed = F._shifted(parts, shifts)
+    gaps = [cdist(a, b).min() for i, a in enumerate(placed) for b in placed[i + 1:]]
+    assert 0.5 <= min(gaps) < 1.0  # kept, and crowded: the closest pair near the gap
+
+
+def test_spread_to_separation_by_hand():
+    pair = np.array([[0.0, -0.5], [0.0, 0.5]])  # ε 1; at scale λ the groups are 2λ apart
+    scale = F.spread_to_separation([pair, pair], np.array([[-1.0, 0.0], [1.0, 0.0]]), 2.5)
+    assert 1.25 <= scale <= 1.25 * 1.01
+
+
+@pytest.mark.parametrize("name,k,edge,degree", [
+    ("triangle", 3, np.sqrt(3), 2), ("square", 4, np.sqrt(2), 2),
+    ("pentagon", 5, 2 * np.sin(np.pi / 5), 2), ("hexagon", 6, 1.0, 2),
+    ("tetrahedron", 4, np.sqrt(8 / 3), 3), ("octahedron", 6, np.sqrt(2), 4),
+    ("cube", 8, 2 / np.sqrt(3), 3)])
+def test_polytope_vertices_are_regular(name, k, edge, degree):
+    """Circumradius 1, centred, every vertex with ``degree`` neighbours at the edge length."""
+    V = F.polytope_vertices(name)
+    assert V.shape == (k, F.POLYTOPES[name])
+    np.testing.assert_allclose(np.linalg.norm(V, axis=1), 1.0)
+    np.testing.assert_allclose(V.mean(axis=0), 0.0, atol=1e-12)
+    D = cdist(V, V) + np.diag(np.full(k, np.inf))
+    np.testing.assert_allclose(D.min(axis=1), edge)
+    assert (np.isclose(D, edge).sum(axis=1) == degree).all()
+
+
+def test_band_offsets():
+    np.testing.assert_allclose(F.band_offsets(2, 2, 3.0), [[-1.5], [1.5]])  # D07c's ±1.5
+    np.testing.assert_allclose(F.band_offsets(3, 2, 3.0), [[-3.0], [0.0], [3.0]])
+    for b in (2, 3, 4):  # in 3-D: a regular b-gon of side 3
+        O = F.band_offsets(b, 3, 3.0)
+        np.testing.assert_allclose(np.sort(cdist(O, O), axis=1)[:, 1], 3.0)
+
+
+def _circle_radius(P):
+    """The radius of the circle nearest the points P (m × 2) in the least-squares sense,
+    started from Kåsa's algebraic fit x² + y² = 2ax + 2by + c, r² = c + a² + b² (biased on
+    short arcs, hence the refinement)."""
+    from scipy.optimize import least_squares
+
+    (a, b, c), *_ = np.linalg.lstsq(np.c_[2 * P, np.ones(len(P))], (P ** 2).sum(axis=1),
+                                    rcond=None)
+    fit = least_squares(lambda q: np.linalg.norm(P - q[:2], axis=1) - q[2],
+                        [a, b, np.sqrt(c + a * a + b * b)])
+    return fit.x[2]
+
+
+def _cylinder(X, direction):
+    """(radius, positions along the axis) of the cylinder nearest the points X (m × 3) in the
+    least-squares sense, its axis started at ``direction`` through the origin."""
+    from scipy.optimize import least_squares
+
+    def parts(q):
+        axis = q[3:6] / np.linalg.norm(q[3:6])
+        along = (X - q[:3]) @ axis
+        return np.linalg.norm(X - q[:3] - np.outer(along, axis), axis=1), along
+
+    fit = least_squares(lambda q: parts(q)[0] - q[6], np.r_[np.zeros(3), direction, 1.0])
+    return fit.x[6], parts(fit.x)[1]
+
+
+@pytest.mark.parametrize("d", [2, 3])
+@pytest.mark.parametrize("kind", list(F.SCENE_KINDS))
+def test_scene_groups_have_their_shape(kind, d):
+    """Each kind's defining size, read off its principal axes (sds of a uniform on a side 2e
+    are e/√3) or a circle fitted in its plane."""
+    e, m = 2.0, 4000
+    X = F.scene_group(np.random.default_rng(3), kind, m, e, d)
+    assert X.shape == (m, d)
+    np.testing.assert_allclose(X.mean(axis=0), 0.0, atol=1e-9)
+    _, sv, vt = np.linalg.svd(X, full_matrices=False)
+    sd, noise = sv / np.sqrt(m), F.CURVE_NOISE * e
+    if kind == "blob":
+        assert sd[0] == pytest.approx(e / 2, rel=0.05)
+        assert sd[-1] > 0.95 * F.BLOB_AXIS * e / 2
+    elif kind == "box":
+        assert sd[0] == pytest.approx(e / np.sqrt(3), rel=0.05)
+        assert sd[-1] > 0.95 * F.BOX_SIDE * e / np.sqrt(3)
+    elif kind == "segment":
+        assert sd[0] == pytest.approx(e / np.sqrt(3), rel=0.05)
+        np.testing.assert_allclose(sd[1:], noise, rtol=0.1)
+    elif kind in ("ring", "arc"):
+        assert _circle_radius(X @ vt[:2].T) == pytest.approx(e, rel=0.02)
+        assert sd[-1] == pytest.approx(noise, rel=0.1) if d == 3 else True
+    elif d == 2:  # spiral arm, out to radius e: the widest span is 1.73 e to 2 e
+        assert 1.6 * e < pdist(X).max() < 2 * e + 6 * noise
+    else:  # helix: on a cylinder of radius e/2, uniform over 2e along its axis
+        radius, along = _cylinder(X, vt[0])
+        assert radius == pytest.approx(e / 2, rel=0.02)
+        assert along.std() == pytest.approx(2 * e / np.sqrt(12), rel=0.03)
+
+
+def test_scenes_ranges_and_spread():
+    from collections import Counter
+
+    rows = league("scenes")
+    ks = np.bincount([k for *_, k in rows])[2:]
+    assert len(ks) == 11 and ks.min() >= 4 and ks.max() <= 5  # k = 2..12, stratified
+    cells = Counter((d["own_d"], d["embedded"], d["n_noise"] > 0) for d, *_ in rows)
+    assert len(cells) == 8 and set(cells.values()) == {6}  # 2-D, 3-D, each in 10 × noise
+    assert Counter(d["mix"] for d, *_ in rows) == {mix: 16 for mix in F.SCENE_MIXES}
+    assert {kind for d, *_ in rows for kind in d["kinds"]} == set(F.SCENE_KINDS)
+    for d, X, y, k in rows:
+        assert X.shape == (d["n"], d["d"]) and 200 <= d["n"] <= 1500
+        assert d["d"] == (F.EMBED_DIMS if d["embedded"] else d["own_d"])
+        assert set(d["kinds"]) <= set(F.SCENE_MIXES[d["mix"]]) and len(d["kinds"]) == k
+        counts = np.bincount(y[y >= 0])
+        assert counts.tolist() == d["sizes"]
+        assert all(c >= max(F.MIN_CLUSTER, F.SCENE_KINDS[kind][0])
+                   for c, kind in zip(counts, d["kinds"], strict=True))
+        if d["n_noise"]:
+            assert 0.015 <= d["n_noise"] / d["n"] <= 0.105
+        if d["embedded"]:  # the scene spans its own dims (≳ a group's sd in each), the
+            # others hold isotropic noise of a tenth of a typical group's sd
+            sv = np.linalg.svd(X - X.mean(axis=0), compute_uv=False)
+            own = d["own_d"]
+            assert sv[own] < 0.3 * sv[own - 1] and sv[own:].max() < 1.5 * sv[-1], d["id"]
+
+
+def _shells(means):
+    """The groups' means' distances from their centroid, over the largest."""
+    r = np.linalg.norm(means - means.mean(axis=0), axis=1)
+    return np.sort(r / r.max())
+
+
+def test_symmetric_arrangements():
+    """Read off the groups' means: polytope vertices and rings equidistant from the centre
+    with equal nearest neighbours (a centre group at the centre); two rings at radii 1 : 2;
+    raw bands apart only across the direction of largest variance; D07c and D07b as the
+    review drew them (D07b z-scored)."""
+    from collections import Counter
+
+    rows = league("symmetric")
+    assert Counter(d["arrangement"] for d, *_ in rows) == {a: 4 for a in F.SYM_ARRANGEMENTS}
+    layouts = {d["layout"] for d, *_ in rows}
+    assert set(F.BANDS) | set(F.NESTED) <= layouts and "circle" in layouts
+    polytopes = [d for d, *_ in rows if d["arrangement"] == "polytope"]
+    assert {d["own_d"] for d in polytopes} == {2, 3} and {d["centre"] for d in polytopes} == {
+        False, True}
+    assert {d["own_d"] for d, *_ in rows} == {2, 3}
+    assert 0 < sum(d["embedded"] for d, *_ in rows) < len(rows)
+    for d, X, y, k in rows:
+        assert X.shape == (d["n"], d["d"]) and 200 <= d["n"] <= 1500 and d["n_noise"] == 0
+        assert np.bincount(y).tolist() == d["sizes"] and len(set(d["sizes"])) == 1
+        means = np.array([X[y == g].mean(axis=0) for g in range(k)])
+        if d["arrangement"] == "bands":  # (z-scored, every direction has variance ~1)
+            if d["standardize"]:
+                np.testing.assert_allclose(X.std(axis=0), 1.0)
+                continue
+            i, j = np.triu_indices(k, 1)
+            apart = (means[i] - means[j]).T / np.linalg.norm(means[i] - means[j], axis=1)
+            largest = np.linalg.svd(X - X.mean(axis=0), compute_uv=False)[0] ** 2 / len(X)
+            assert (X @ apart).var(axis=0).max() < 0.5 * largest, d["id"]
+            continue
+        centre = int(d.get("centre", False) or d["layout"] == "centre_ring")
+        if d["layout"] == "two_rings":
+            inner, outer = d["rings"]
+            expect = np.r_[np.full(inner, 1 / F.OUTER_RADIUS), np.ones(outer)]
+        else:
+            expect = np.r_[np.zeros(centre), np.ones(k - centre)]
+        np.testing.assert_allclose(_shells(means), expect, atol=0.06, err_msg=d["id"])
+        if d["layout"] != "two_rings":  # equal nearest neighbours on the outer shell
+            outer = means[np.argsort(np.linalg.norm(means - means.mean(axis=0), axis=1))]
+            near = np.sort(cdist(outer[centre:], outer[centre:]), axis=1)[:, 1]
+            assert near.max() / near.min() < 1.12, d["id"]
+    by_layout = {d["layout"]: (d, X, y) for d, X, y, _ in rows}
+    d, X, y = by_layout["d07c"]  # raw: x1 ~ U(−10, 10), x2 = ±1.5 + N(0, 0.3²)
+    assert not d["standardize"] and np.abs(X[:, 0]).max() <= 10
+    np.testing.assert_allclose(sorted(X[y == g, 1].mean() for g in (0, 1)), [-1.5, 1.5],
+                               atol=0.05)
+    np.testing.assert_allclose([X[y == g, 1].std() for g in (0, 1)], 0.3, rtol=0.12)
+    d, X, y = by_layout["d07b"]  # z-scored N(0, 10²) and ±1 + N(0, 0.1²)
+    assert d["standardize"]
+    np.testing.assert_allclose(X.mean(axis=0), 0.0, atol=1e-12)
+    np.testing.assert_allclose(X.std(axis=0), 1.0)
+    np.testing.assert_allclose(sorted(X[y == g, 1].mean() for g in (0, 1)), [-1, 1], atol=0.03)
+
+
+@pytest.mark.parametrize("family", list(LEAGUE))
+def test_the_separation_rule_holds_on_every_league_set(family):
+    """By another route: single linkage's last merge within a group is its MST's longest
+    edge, and the gap the smallest of all distances between two groups' points."""
+    for d, X, y, k in league(family):
+        groups = [X[y == g] for g in range(k)]
+        eps = max(linkage(g, "single")[-1, 2] for g in groups)
+        gap = min(cdist(a, b).min() for i, a in enumerate(groups) for b in groups[i + 1:])
+        rule = F.BAND_SEPARATION if d.get("arrangement") == "bands" else F.SEPARATION
+        assert gap >= rule * eps * (1 - 1e-12), (d["id"], gap / eps)
+        assert F.separation(X, y) == pytest.approx(gap / eps, rel=1e-9)
+
+
+@pytest.mark.parametrize("family", list(LEAGUE))
+def test_single_linkage_on_a_random_half_finds_the_groups(family):
+    rng = np.random.default_rng(0)
+    for d, X, y, k in league(family):
+        grouped = np.flatnonzero(y >= 0)
+        idx = rng.permutation(grouped)[: len(grouped) // 2]
+        assert ari(y[idx], _single_linkage(X[idx], k)) >= 0.95, d["id"]

@@ -22,6 +22,18 @@ proportion to the radius (the three rings of radii 1, 2, 3 and 133 points each o
 :mod:`shapes` are not: in a half, the largest gaps along the outer ring exceed the gap
 between rings; nor are its spirals), and moons, spirals and chain links with less noise
 and more points than :mod:`shapes` gives them.
+
+``scenes`` and ``symmetric`` hold groups a person counts at a glance. Their separation rule
+(:func:`separation`): the smallest distance between points of two different groups is at
+least :data:`SEPARATION` = 3 times the largest group's connectivity scale ε (its minimum
+spanning tree's longest edge). Above 1, single linkage cut at k finds the groups; 3 leaves
+the margin a random half needs, in which the gaps along a sparse ring or arc grow two- to
+threefold (at 2.5, 1 of 48 scenes in two of five seeds has halves that single linkage gets
+wrong). Parallel bands, dense (≥ 300 points each) and so about as separate in a half, keep
+:data:`BAND_SEPARATION` = 2.5, which a third of the review's D07c draws meet (3: one in 20).
+The rule is enforced as the groups are laid out: scenes' groups are placed one by one where
+they keep it (:func:`place_groups`), symmetric arrangements are spread until they meet it
+(:func:`spread_to_separation`) and bands are drawn anew until they do.
 """
 
 from __future__ import annotations
@@ -49,6 +61,12 @@ FAMILIES = {
                    "3–10), heavy-tailed Student t (df 2–3)",
     "sizes": "2–8 compact ellipsoidal Gaussian clusters with 100–10 000 points (2–16 dims, "
              "≤ 10 dims above 2 000 points)",
+    "scenes": "2–12 clearly separate groups of mixed kinds (Gaussian blobs of unequal size, "
+              "spread and count, rings, arcs, spirals or helices, segments, boxes) in 2-D, "
+              "3-D or embedded in 10 dims; half with 2–10 % uniform background noise",
+    "symmetric": "well-separated groups with no good split into two: at a regular "
+                 "polytope's vertices (± a centre group), on a ring, in nested rings, or "
+                 "parallel bands apart only along a low-variance direction (raw or z-scored)",
 }
 MIN_CLUSTER = 15
 N_RANGE = (200, 1500)
@@ -90,6 +108,49 @@ SPIRAL_TURNS, SPIRAL_NOISE = 1.25, 0.04
 CHAIN_NOISE = 0.07
 ANISO_SEP, ANISO_AXIS, ANISO_RATIO = (2.5, 3.5), (3.0, 6.0), 2.0
 EMBED_DIMS = 10
+
+#: scenes and symmetric: the smallest distance between points of two different groups is at
+#: least SEPARATION times the largest ε of a group, ε its connectivity scale (its minimum
+#: spanning tree's longest edge; :func:`separation`); BAND_SEPARATION for parallel bands
+SEPARATION, BAND_SEPARATION = 3.0, 2.5
+GROUP_EMBED_NOISE = 0.1       # embedded: the noise dims' sd / a typical group's sd
+
+SCENE_K, SCENE_NOISE, SCENE_RATIO = (2, 12), (0.02, 0.10), 4.0
+SCENE_SPACES = ((2, False), (3, False), (2, True), (3, True))  # (own dims, in EMBED_DIMS)
+SCENE_MIXES = {"blobs": ("blob",), "shapes": ("ring", "arc", "spiral", "segment", "box"),
+               "mixed": ("blob", "ring", "arc", "spiral", "segment", "box")}
+#: kind → (fewest points, intrinsic dims q; None: the space's): extent = s · (m / REF)^(1/q),
+#: s drawn in SCENE_SPREAD, so that shapes of one s are about equally dense
+SCENE_KINDS = {"blob": (15, None), "ring": (40, 1), "arc": (30, 1), "spiral": (60, 1),
+               "segment": (20, 1), "box": (30, None)}
+SCENE_SPREAD, SCENE_REF = (1.0, 3.0), 50
+CURVE_NOISE = 0.04            # ring, arc, spiral, helix, segment: noise sd / extent
+BLOB_AXIS = 0.4               # blob: sds extent/2 · (1, U(BLOB_AXIS, 1), …)
+ARC_SPAN = (0.6, 1.5)         # arc: its angle, in units of π
+ARM_TURNS, ARM_INNER = 1.5, 0.2  # spiral arm: radius ARM_INNER · extent to extent
+HELIX_TURNS = 2.0             # helix: radius extent / 2, height 2 · extent
+BOX_SIDE = 0.25               # box: sides 2 · extent · (1, U(BOX_SIDE, 1), …)
+
+SYM_ARRANGEMENTS = ("polytope", "ring", "nested", "bands")
+#: polytope → own dims (the vertices: :func:`polytope_vertices`)
+POLYTOPES = {"triangle": 2, "square": 2, "pentagon": 2, "hexagon": 2, "tetrahedron": 3,
+             "octahedron": 3, "cube": 3}
+SYM_N, SYM_SPACING, SYM_RING_K = (300, 1200), (1.0, 1.5), (5, 12)
+NESTED = ("centre_ring", "two_rings")
+NESTED_RING, TWO_RINGS = (5, 8), ((3, 4), (6, 8))  # groups on the ring; inner, outer rings
+OUTER_RADIUS = 2.0            # two_rings: the outer ring's radius, the inner's 1
+#: band layout → (own dims, bands, along: (law, half-width or sd), offset step, across sd,
+#: z-scored; None: as the design says): D07c and D07b of the review (bad-inputs-turn5.tsv;
+#: D07b raw is not clearly two groups — its x1 tails are sparser than the bands are apart —
+#: so only z-scored), 3–4 bands in the plane, 2–4 parallel lines in 3-D through a regular
+#: polygon's vertices (see :func:`band_offsets`)
+BANDS = {"d07c": (2, (2, 2), ("uniform", 10.0), 3.0, 0.3, None),
+         "d07b": (2, (2, 2), ("gaussian", 10.0), 2.0, 0.1, True),
+         "bands": (2, (3, 4), ("uniform", 10.0), 3.0, 0.2, None),
+         "lines": (3, (2, 4), ("uniform", 10.0), 3.0, 0.2, None)}
+BANDS_N, BAND_MIN = (600, 1500), 300  # bands: n, and points per band at least (a random
+                                      # half of fewer has gaps along a band as wide as across)
+REDRAWS = 200                 # bands: draws until the separation rule holds, at most
 
 
 # --- spreading designs over a range -------------------------------------------------------
@@ -263,6 +324,215 @@ def anisotropic(rng: np.random.Generator, sizes, separation: float,
     return X @ A.T, y.astype(np.int64)
 
 
+# --- clearly separate groups: the rule, the scenes' kinds, the symmetric arrangements ------
+
+def connectivity_scale(X: np.ndarray) -> float:
+    """A group's ε: the longest edge of a Euclidean minimum spanning tree of its points, the
+    smallest distance at which single linkage joins them all (Gower & Ross 1969, Appl. Stat.
+    18: single linkage's clusters are the MST's parts once its longest edges are cut)."""
+    from scipy.sparse.csgraph import minimum_spanning_tree
+    from scipy.spatial.distance import pdist, squareform
+
+    return float(minimum_spanning_tree(squareform(pdist(X))).max()) if len(X) > 1 else 0.0
+
+
+def _min_gap(groups) -> float:
+    """The smallest distance between points of two different groups (inf for one)."""
+    from scipy.spatial import cKDTree
+
+    return min((float(cKDTree(np.vstack(groups[a + 1:])).query(groups[a])[0].min())
+                for a in range(len(groups) - 1)), default=np.inf)
+
+
+def separation(X: np.ndarray, labels: np.ndarray) -> float:
+    """The separation rule's ratio: the smallest distance between points of two different
+    groups over the largest :func:`connectivity_scale` of a group (labels ≥ 0; −1, background
+    noise, left out). Above 1, single linkage cut at the number of groups finds the groups
+    exactly: at any height between the two, every group is joined and no two are. The
+    families scenes and symmetric keep it ≥ :data:`SEPARATION`, which leaves the margin a
+    random half (sparser within its groups) needs."""
+    groups = [X[labels == g] for g in np.unique(labels[labels >= 0])]
+    return _min_gap(groups) / max(connectivity_scale(g) for g in groups)
+
+
+def _planar(rng: np.random.Generator, P: np.ndarray, d: int, noise: float) -> np.ndarray:
+    """Points P (m × 2) of a plane figure in d dims: zero-padded, N(0, noise²) in every dim,
+    randomly rotated (in 3-D: into a random plane)."""
+    X = np.zeros((len(P), d))
+    X[:, :2] = P
+    return (X + rng.normal(0.0, noise, X.shape)) @ mc.random_rotation(rng, d).T
+
+
+def gaussian_blob(rng: np.random.Generator, m: int, extent: float, d: int) -> np.ndarray:
+    """m points of a Gaussian with sds extent/2 · (1, U(BLOB_AXIS, 1), …), randomly rotated."""
+    sds = extent / 2 * np.r_[1.0, rng.uniform(BLOB_AXIS, 1.0, d - 1)]
+    return (rng.standard_normal((m, d)) * sds) @ mc.random_rotation(rng, d).T
+
+
+def circle(rng: np.random.Generator, m: int, extent: float, d: int) -> np.ndarray:
+    """A ring of radius ``extent``: uniform angles, noise sd CURVE_NOISE · extent."""
+    t = rng.uniform(0.0, 2 * np.pi, m)
+    return _planar(rng, extent * np.c_[np.cos(t), np.sin(t)], d, CURVE_NOISE * extent)
+
+
+def arc(rng: np.random.Generator, m: int, extent: float, d: int) -> np.ndarray:
+    """An arc of a circle of radius ``extent`` over an angle in ARC_SPAN · π, uniform along
+    it, noise sd CURVE_NOISE · extent."""
+    t = rng.uniform(0.0, np.pi * rng.uniform(*ARC_SPAN), m)
+    return _planar(rng, extent * np.c_[np.cos(t), np.sin(t)], d, CURVE_NOISE * extent)
+
+
+def spiral_arm(rng: np.random.Generator, m: int, extent: float, d: int) -> np.ndarray:
+    """One Archimedean spiral r ∝ θ over ARM_TURNS turns, from ARM_INNER · extent out
+    to ``extent``, about even along the arc (θ² uniform), noise sd CURVE_NOISE · extent."""
+    top = 2 * np.pi * ARM_TURNS / (1 - ARM_INNER)
+    t = np.sqrt(rng.uniform((ARM_INNER * top) ** 2, top ** 2, m))
+    r = extent * t / top
+    return _planar(rng, np.c_[r * np.cos(t), r * np.sin(t)], d, CURVE_NOISE * extent)
+
+
+def helix(rng: np.random.Generator, m: int, extent: float, d: int = 3) -> np.ndarray:
+    """A helix of radius extent/2 and height 2 · extent over HELIX_TURNS turns (uniform
+    along it), noise sd CURVE_NOISE · extent, randomly rotated: the spiral of 3-D."""
+    t = rng.uniform(0.0, 2 * np.pi * HELIX_TURNS, m)
+    X = np.c_[extent / 2 * np.cos(t), extent / 2 * np.sin(t),
+              extent * (t / (np.pi * HELIX_TURNS) - 1)]
+    return (X + rng.normal(0.0, CURVE_NOISE * extent, X.shape)) @ mc.random_rotation(rng, d).T
+
+
+def segment(rng: np.random.Generator, m: int, extent: float, d: int) -> np.ndarray:
+    """A line segment of length 2 · extent, uniform along it, noise sd CURVE_NOISE · extent."""
+    return _planar(rng, np.c_[rng.uniform(-extent, extent, m), np.zeros(m)], d,
+                   CURVE_NOISE * extent)
+
+
+def box(rng: np.random.Generator, m: int, extent: float, d: int) -> np.ndarray:
+    """m points uniform in a box (a rectangle in 2-D; a slab when a side is short) of sides
+    2 · extent · (1, U(BOX_SIDE, 1), …), randomly rotated."""
+    sides = extent * np.r_[1.0, rng.uniform(BOX_SIDE, 1.0, d - 1)]
+    return (rng.uniform(-1.0, 1.0, (m, d)) * sides) @ mc.random_rotation(rng, d).T
+
+
+_SCENE_SHAPES = {"blob": gaussian_blob, "ring": circle, "arc": arc, "spiral": spiral_arm,
+                 "segment": segment, "box": box}
+
+
+def scene_group(rng: np.random.Generator, kind: str, m: int, extent: float,
+                d: int) -> np.ndarray:
+    """m points of a group of a kind of :data:`SCENE_KINDS` in d = 2 or 3 dims (the spiral
+    of 3-D a helix), centred at their mean."""
+    make_group = helix if kind == "spiral" and d == 3 else _SCENE_SHAPES[kind]
+    X = make_group(rng, m, extent, d)
+    return X - X.mean(axis=0)
+
+
+def _with_noise_dims(rng: np.random.Generator, parts, dims: int, sd: float) -> list:
+    """Each group with dims − d columns of N(0, sd²) appended (as :func:`shapes.embedded`
+    does, before its rotation): drawn before the groups are placed, so that the separation
+    rule holds in all dims."""
+    return [np.hstack([p, rng.normal(0.0, sd, (len(p), dims - p.shape[1]))]) for p in parts]
+
+
+def _shifted(parts, shifts: np.ndarray) -> list:
+    """The groups moved by ``shifts`` (k × own dims) in their first own dims."""
+    return [p + np.pad(t, (0, p.shape[1] - len(t))) for p, t in zip(parts, shifts, strict=True)]
+
+
+def place_groups(rng: np.random.Generator, parts, own_d: int, gap: float) -> np.ndarray:
+    """Shifts (k × own_d, of the groups' first own_d coords) that keep points of different
+    groups ≥ ``gap`` apart: the groups, largest first, each at the first of 64 uniform
+    candidates in a crowded cube that is clear of those placed; when none is, the cube grows
+    by 10 % and all are placed anew (as :func:`place_centres`). Centred at 0."""
+    from scipy.spatial import cKDTree
+
+    radii = np.array([np.linalg.norm(p[:, :own_d], axis=1).max() for p in parts])
+    trees = [cKDTree(p) for p in parts]
+    side = float(np.sum((2 * radii + gap) ** own_d) ** (1 / own_d))
+
+    def clear(a, c, shift):
+        if np.linalg.norm(shift) >= radii[a] + radii[c] + gap:
+            return True
+        near = trees[a].query(parts[c] + np.pad(shift, (0, parts[c].shape[1] - own_d)),
+                              distance_upper_bound=gap)[0]
+        return bool(np.isinf(near).all())
+
+    while True:
+        shifts, placed = np.zeros((len(parts), own_d)), []
+        for c in np.argsort(-radii, kind="stable"):
+            for t in rng.uniform(0.0, side, (64, own_d)):
+                if all(clear(a, c, t - shifts[a]) for a in placed):
+                    break
+            else:
+                break
+            shifts[c] = t
+            placed.append(c)
+        else:
+            return shifts - shifts.mean(axis=0)
+        side *= 1.1
+
+
+def spread_to_separation(parts, centres: np.ndarray, ratio: float) -> float:
+    """The smallest scale λ (within 1 %) at which the groups shifted to λ · centres meet the
+    separation rule at ``ratio``: doubled from ratio · max ε / (closest centres' distance),
+    then bisected."""
+    need = ratio * max(connectivity_scale(p) for p in parts)
+    i, j = np.triu_indices(len(centres), 1)
+    lo, hi = 0.0, need / np.linalg.norm(centres[i] - centres[j], axis=1).min()
+    while _min_gap(_shifted(parts, hi * centres)) < need:
+        lo, hi = hi, 2 * hi
+    while hi > 1.01 * lo:
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if _min_gap(_shifted(parts, mid * centres)) >= need else (mid, hi)
+    return hi
+
+
+def ring_positions(m: int, radius: float = 1.0, phase: float = 0.0) -> np.ndarray:
+    """m points equally spaced on a circle in the plane."""
+    t = phase + 2 * np.pi * np.arange(m) / m
+    return radius * np.c_[np.cos(t), np.sin(t)]
+
+
+def polytope_vertices(name: str) -> np.ndarray:
+    """The vertices of a regular polytope of :data:`POLYTOPES`, centred at 0, circumradius
+    1: a regular polygon, the regular simplex (tetrahedron), cross-polytope (octahedron) or
+    hypercube (cube) of 3-D."""
+    polygons = {"triangle": 3, "square": 4, "pentagon": 5, "hexagon": 6}
+    if name in polygons:
+        return ring_positions(polygons[name])
+    if name == "tetrahedron":
+        return np.array([[1, 1, 1], [1, -1, -1], [-1, 1, -1], [-1, -1, 1]]) / np.sqrt(3)
+    if name == "octahedron":
+        return np.vstack([np.eye(3), -np.eye(3)])
+    if name == "cube":
+        return np.array(np.meshgrid(*[[-1, 1]] * 3)).reshape(3, -1).T / np.sqrt(3)
+    raise ValueError(f"polytope must be one of {list(POLYTOPES)}, got {name!r}")
+
+
+def band_offsets(b: int, d: int, step: float) -> np.ndarray:
+    """Where b parallel bands cross the d − 1 dims across them, neighbours ``step`` apart: on
+    a line in 2-D, at the vertices of a regular b-gon of side ``step`` in 3-D."""
+    if d == 2:
+        return ((np.arange(b) - (b - 1) / 2) * step)[:, None]
+    return ring_positions(b, step / (2 * np.sin(np.pi / b)))
+
+
+def bands(rng: np.random.Generator, sizes, offsets: np.ndarray, along: str, spread: float,
+          across_sd: float) -> tuple[np.ndarray, np.ndarray]:
+    """Parallel bands apart only across them: band b has ``sizes[b]`` points with x1 ~
+    U(−spread, spread) (``along`` "uniform") or N(0, spread²) ("gaussian") and the other
+    coords offsets[b] + N(0, across_sd²) — as the review's D07c (U(−10, 10), ±1.5, sd 0.3)
+    and D07b (N(0, 10²), ±1, sd 0.1)."""
+    labels = np.repeat(np.arange(len(sizes)), sizes)
+    n = len(labels)
+    x1 = rng.uniform(-spread, spread, n) if along == "uniform" else rng.normal(0, spread, n)
+    across = offsets[labels] + rng.normal(0.0, across_sd, (n, offsets.shape[1]))
+    return np.c_[x1, across], labels
+
+
+def _zscored(X: np.ndarray) -> np.ndarray:
+    return (X - X.mean(axis=0)) / X.std(axis=0)
+
+
 # --- designs per family -------------------------------------------------------------------
 
 def _designs_milligan_cooper(rng, n_sets):
@@ -400,10 +670,107 @@ def _designs_sizes(rng, n_sets):
     return out
 
 
+def _scene_sizes(rng, kinds, n, frac, ratio) -> list[int]:
+    """Group sizes for ``kinds`` (geometric, largest / smallest ≤ ratio before each is raised
+    to its kind's fewest points, in random order) whose total m lies in N_RANGE · (1 − frac)
+    and near n · (1 − frac)."""
+    k = len(kinds)
+    lo, hi = int(np.ceil(N_RANGE[0] * (1 - frac))), int(N_RANGE[1] * (1 - frac))
+    order, fewest = rng.permutation(k), np.array([SCENE_KINDS[kind][0] for kind in kinds])
+    ratio, target = _feasible_ratio(k, ratio, hi), n * (1 - frac)
+    while True:
+        sizes = np.maximum(np.array(cluster_sizes(k, target, ratio, lo, hi))[order], fewest)
+        if sizes.sum() <= hi:
+            return [int(m) for m in sizes]
+        target *= 0.95
+
+
+def _designs_scenes(rng, n_sets):
+    # (own dims, embedded) × background noise balanced jointly, k and the mix of kinds apart
+    ks = _balanced(rng, list(range(SCENE_K[0], SCENE_K[1] + 1)), n_sets)
+    cells = _balanced(rng, [(space, noisy) for space in SCENE_SPACES for noisy in (0, 1)],
+                      n_sets)
+    mixes = _balanced(rng, list(SCENE_MIXES), n_sets)
+    fracs = _range(_lhs(rng, n_sets), *SCENE_NOISE)
+    ratios = _log_range(_lhs(rng, n_sets), 1.0, SCENE_RATIO)
+    ns = _log_range(_lhs(rng, n_sets), *N_RANGE)
+    out = []
+    for k, ((own, emb), noisy), mix, f, r, n in zip(ks, cells, mixes, fracs, ratios, ns,
+                                                    strict=True):
+        f = float(f) if noisy else 0.0
+        pool = SCENE_MIXES[mix]  # distinct kinds of the mix, each once before any twice
+        kinds = [pool[j] for j in np.resize(rng.permutation(len(pool)), k)]
+        sizes = _scene_sizes(rng, kinds, n, f, r)
+        spreads = _log_range(rng.random(k), *SCENE_SPREAD)
+        extents = [s * (m / SCENE_REF) ** (1 / (SCENE_KINDS[kind][1] or own))
+                   for kind, m, s in zip(kinds, sizes, spreads, strict=True)]
+        m = sum(sizes)
+        n_total = int(np.rint(m / (1 - f)))
+        out.append({"true_k": k, "n": n_total, "d": EMBED_DIMS if emb else own,
+                    "n_noise": n_total - m, "own_d": own, "embedded": emb, "mix": mix,
+                    "kinds": kinds, "sizes": sizes,
+                    "extents": [round(float(e), 6) for e in extents],
+                    "noise_fraction": round(f, 6)})
+    return out
+
+
+def _designs_symmetric(rng, n_sets):
+    # arrangement i mod 4; the j-th of an arrangement (j = ⌊i/4⌋): its layouts in turn,
+    # embedded when j mod 4 = 3; bands z-scored as BANDS says, else when ⌊j/4⌋ is odd (and
+    # not embedded)
+    order = [SYM_ARRANGEMENTS[a] for a in rng.permutation(len(SYM_ARRANGEMENTS))]
+    polygons = [p for p in rng.permutation(list(POLYTOPES)) if POLYTOPES[p] == 2]
+    polyhedra = [p for p in rng.permutation(list(POLYTOPES)) if POLYTOPES[p] == 3]
+    ring_ks = iter(_int_range(_lhs(rng, len(range(order.index("ring"), n_sets, len(order)))),
+                              *SYM_RING_K))
+    ns = _log_range(_lhs(rng, n_sets), *SYM_N)
+    band_ns = _log_range(_lhs(rng, n_sets), *BANDS_N)
+    spacings = _range(_lhs(rng, n_sets), *SYM_SPACING)
+    out = []
+    for i in range(n_sets):
+        arrangement, j = order[i % len(order)], i // len(order)
+        emb = j % 4 == 3
+        design = {"arrangement": arrangement}
+        if arrangement == "polytope":
+            layouts = polyhedra if j % 2 else polygons
+            layout = str(layouts[(j // 2) % len(layouts)])
+            own, centre = POLYTOPES[layout], bool((j // 2) % 2)
+            k = len(polytope_vertices(layout)) + centre
+            design.update(layout=layout, centre=centre)
+        elif arrangement == "ring":
+            own, k = 2 + j % 2, int(next(ring_ks))
+            design["layout"] = "circle"
+        elif arrangement == "nested":
+            layout, own = NESTED[j % 2], 2 + (j // 2) % 2
+            if layout == "centre_ring":
+                k = int(rng.integers(NESTED_RING[0], NESTED_RING[1] + 1)) + 1
+            else:
+                rings = [int(rng.integers(lo, hi + 1)) for lo, hi in TWO_RINGS]
+                k = sum(rings)
+                design["rings"] = rings
+            design["layout"] = layout
+        else:
+            layout = list(BANDS)[j % len(BANDS)]
+            own, (b_lo, b_hi), _, _, _, zscored = BANDS[layout]
+            k = int(rng.integers(b_lo, b_hi + 1))
+            design.update(layout=layout, standardize=bool(
+                zscored if zscored is not None else (j // 4) % 2 and not emb))
+        n = band_ns[i] if arrangement == "bands" else ns[i]
+        size = int(np.clip(np.rint(n / k), BAND_MIN if arrangement == "bands" else MIN_CLUSTER,
+                           N_RANGE[1] // k))
+        design.update(true_k=k, n=k * size, d=EMBED_DIMS if emb else own, n_noise=0,
+                      own_d=own, embedded=emb, sizes=[size] * k)
+        if arrangement != "bands":
+            design["spacing"] = round(float(spacings[i]), 6)
+        out.append(design)
+    return out
+
+
 _DESIGNS = {"milligan_cooper": _designs_milligan_cooper,
             "many_clusters": _designs_many_clusters, "high_dim": _designs_high_dim,
             "shapes": _designs_shapes, "densities": _designs_densities,
-            "one_cluster": _designs_one_cluster, "sizes": _designs_sizes}
+            "one_cluster": _designs_one_cluster, "sizes": _designs_sizes,
+            "scenes": _designs_scenes, "symmetric": _designs_symmetric}
 
 
 def designs(family: str, n_sets: int, seed: int) -> list[dict]:
@@ -518,9 +885,91 @@ def _make_one_cluster(design, rng):
     return X @ mc.random_rotation(rng, d).T, np.zeros(n, dtype=np.int64)
 
 
+def _shuffled(rng, X, y):
+    perm = rng.permutation(len(y))
+    return X[perm], y[perm]
+
+
+def _make_scenes(design, rng):
+    """Groups of their kinds placed by the separation rule (:func:`place_groups` at a gap of
+    SEPARATION × the largest ε); background points uniform in the groups' box; embedded:
+    noise dims of sd GROUP_EMBED_NOISE × the median group's sd, then a random rotation."""
+    own, emb, sizes = design["own_d"], design["embedded"], design["sizes"]
+    parts = [scene_group(rng, kind, m, extent, own) for kind, m, extent in
+             zip(design["kinds"], sizes, design["extents"], strict=True)]
+    sd = GROUP_EMBED_NOISE * float(np.median([p.std(axis=0).mean() for p in parts]))
+    if emb:
+        parts = _with_noise_dims(rng, parts, EMBED_DIMS, sd)
+    gap = SEPARATION * max(connectivity_scale(p) for p in parts)
+    X = np.vstack(_shifted(parts, place_groups(rng, parts, own, gap)))
+    y = np.repeat(np.arange(len(sizes)), sizes)
+    if design["n_noise"]:
+        lo, hi = X[:, :own].min(axis=0), X[:, :own].max(axis=0)
+        m = design["n_noise"]
+        noise = np.hstack([lo + (hi - lo) * rng.random((m, own)),
+                           rng.normal(0.0, sd, (m, X.shape[1] - own))])
+        X, y = np.vstack([X, noise]), np.concatenate([y, np.full(m, -1)])
+    if emb:
+        X = X @ mc.random_rotation(rng, EMBED_DIMS).T
+    return _shuffled(rng, X, y)
+
+
+def _symmetric_centres(design) -> np.ndarray:
+    """The groups' centres of a Gaussian arrangement, unit scale, in the plane or 3-D."""
+    layout = design["layout"]
+    if design["arrangement"] == "polytope":
+        c = polytope_vertices(layout)
+        return np.vstack([c, np.zeros((1, c.shape[1]))]) if design["centre"] else c
+    if layout == "circle":
+        return ring_positions(design["true_k"])
+    if layout == "centre_ring":
+        return np.vstack([np.zeros((1, 2)), ring_positions(design["true_k"] - 1)])
+    inner, outer = design["rings"]
+    return np.vstack([ring_positions(inner),
+                      ring_positions(outer, OUTER_RADIUS, np.pi / outer)])
+
+
+def _make_bands(design, rng):
+    """:func:`bands`, embedded (noise dims of sd GROUP_EMBED_NOISE × the across sd) and
+    z-scored as the design says, drawn anew until the separation rule holds."""
+    own, _, (law, spread), step, across, _ = BANDS[design["layout"]]
+    offsets = band_offsets(design["true_k"], own, step)
+    for _ in range(REDRAWS):
+        X, y = bands(rng, design["sizes"], offsets, law, spread, across)
+        if design["embedded"]:
+            X = embedded(rng, X, EMBED_DIMS, GROUP_EMBED_NOISE * across / X.std(axis=0).mean())
+        if design["standardize"]:
+            X = _zscored(X)
+        if separation(X, y) >= BAND_SEPARATION:
+            return _shuffled(rng, X, y)
+    raise RuntimeError(f"{design['id']}: no draw of {REDRAWS} met the separation rule")
+
+
+def _make_symmetric(design, rng):
+    """Unit-sd spherical Gaussian groups at the arrangement's centres (randomly rotated),
+    spread to the separation rule at SEPARATION × ``spacing`` (:func:`spread_to_separation`);
+    embedded: noise dims of sd GROUP_EMBED_NOISE, then a random rotation. Bands: see
+    :func:`_make_bands`."""
+    if design["arrangement"] == "bands":
+        return _make_bands(design, rng)
+    own, sizes = design["own_d"], design["sizes"]
+    centres = _symmetric_centres(design)
+    centres = np.pad(centres, ((0, 0), (0, own - centres.shape[1])))
+    centres = centres @ mc.random_rotation(rng, own).T
+    parts = [rng.standard_normal((m, own)) for m in sizes]
+    if design["embedded"]:
+        parts = _with_noise_dims(rng, parts, EMBED_DIMS, GROUP_EMBED_NOISE)
+    scale = spread_to_separation(parts, centres, SEPARATION * design["spacing"])
+    X = np.vstack(_shifted(parts, scale * centres))
+    if design["embedded"]:
+        X = X @ mc.random_rotation(rng, EMBED_DIMS).T
+    return _shuffled(rng, X, np.repeat(np.arange(len(sizes)), sizes))
+
+
 _MAKE = {"milligan_cooper": _make_milligan_cooper, "many_clusters": _make_many_clusters,
          "high_dim": _make_high_dim, "shapes": _make_shapes, "densities": _make_densities,
-         "one_cluster": _make_one_cluster, "sizes": _make_sizes}
+         "one_cluster": _make_one_cluster, "sizes": _make_sizes, "scenes": _make_scenes,
+         "symmetric": _make_symmetric}
 
 
 def make(design: dict) -> tuple[np.ndarray, np.ndarray, int]:
