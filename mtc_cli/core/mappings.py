@@ -11,9 +11,10 @@ def nearest_neighbour(X1: np.ndarray, X2: np.ndarray, *, metric: str = "euclidea
     """ψ_NN of eqs. 1 and 3: for each row i' of X² the index of its nearest row of X¹.
 
     ``metric`` is ``"euclidean"`` (squared distances ‖x²‖² − 2x²·x¹ + ‖x¹‖², one matrix
-    product per chunk of X² rows) or ``"hamming"`` (Boolean rows, mismatching bits).
-    Ties go to the lowest index of X¹. Exact (no approximate search); computed once per
-    split and shared by every model order.
+    product per chunk of X² rows, ‖x¹‖² − 2x²·x¹ formed in place in it: the same values
+    as the expression, a − 2g = (−2g) + a exactly) or ``"hamming"`` (Boolean rows,
+    mismatching bits). Ties go to the lowest index of X¹. Exact (no approximate search);
+    computed once per split and shared by every model order.
     """
     X1 = np.asarray(X1)
     X2 = np.asarray(X2)
@@ -24,7 +25,9 @@ def nearest_neighbour(X1: np.ndarray, X2: np.ndarray, *, metric: str = "euclidea
         norms1 = np.einsum("ij,ij->i", A, A)
         out = np.empty(len(B), dtype=np.intp)
         for s in range(0, len(B), chunk):
-            d = norms1[None, :] - 2.0 * (B[s:s + chunk] @ A.T)  # ‖x²‖² is constant per row
+            d = B[s:s + chunk] @ A.T  # ‖x²‖² is constant per row
+            d *= -2.0
+            d += norms1[None, :]
             out[s:s + chunk] = np.argmin(d, axis=1)
         return out
     if metric == "hamming":

@@ -33,6 +33,17 @@ def test_structure_ties_go_to_the_lowest_index_and_shapes_are_checked():
         mappings.structure(C, np.zeros((2, 3)))
 
 
+@pytest.mark.parametrize("chunk", [1, 7, 1024])
+def test_nearest_neighbour_is_the_brute_force_argmin_ties_to_the_lowest_index(chunk):
+    """On a small integer grid every squared distance is exact and many tie: the lowest
+    index of X¹ at the least ‖x² − x¹‖², whatever the chunk of X² rows."""
+    rng = np.random.default_rng(4)
+    X1 = rng.integers(-3, 4, size=(60, 3)).astype(float)
+    X2 = rng.integers(-3, 4, size=(45, 3)).astype(float)
+    expected = [min(range(len(X1)), key=lambda i: (np.sum((x - X1[i]) ** 2), i)) for x in X2]
+    assert mappings.nearest_neighbour(X1, X2, chunk=chunk).tolist() == expected
+
+
 def test_generative_is_the_identity_of_paired_sets():
     assert mappings.generative(4, 4).tolist() == [0, 1, 2, 3]
     with pytest.raises(ValueError, match="paired"):

@@ -197,6 +197,48 @@ def test_pair_indices_match_brute_force():
         assert [got[name][k] for name in ("dunn", "c_index", "gamma")] == pytest.approx(expected)
 
 
+def gamma_brute(X, labels):
+    """Γ from every (within pair, between pair) comparison, counted one by one."""
+    d = {(i, j): np.linalg.norm(X[i] - X[j]) for i, j in itertools.combinations(range(len(X)), 2)}
+    within = [v for (i, j), v in d.items() if labels[i] == labels[j]]
+    between = [v for (i, j), v in d.items() if labels[i] != labels[j]]
+    plus = sum(w < b for w in within for b in between)
+    minus = sum(w > b for w in within for b in between)
+    return (plus - minus) / (plus + minus)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_gamma_counts_every_comparison_with_ties(seed):
+    """The per-distance counts of Γ give exactly the counts of all comparisons: distances
+    on a coarse grid (many ties within, between and across the two), several partitions,
+    on the objects and on a sample of them."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 4, size=(40, 2)).astype(float)
+    parts = {k: np.concatenate([np.arange(k), rng.integers(0, k, 40 - k)]) for k in (2, 3, 5)}
+    got = values("gamma", X, parts)
+    for k, labels in parts.items():
+        assert got[k] == gamma_brute(X, labels)
+    sampled = values("gamma", X, parts, np.random.default_rng(seed), max_items=25)
+    keep = np.sort(np.random.default_rng(seed).choice(40, size=25, replace=False))
+    for k, labels in parts.items():
+        assert sampled[k] == gamma_brute(X[keep], labels[keep])
+
+
+def test_centroids_add_the_rows_in_order():
+    """The cluster sums are the rows added one after the other (bit for bit), divided by
+    the sizes."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(500, 4)) * 10.0 ** rng.integers(-6, 6, size=(500, 1))
+    labels = rng.integers(0, 5, 500)
+    counts, centres = pi._centroids(X, labels, 5)
+    sums = np.zeros((5, 4))
+    for x, c in zip(X, labels, strict=True):
+        for j in range(4):
+            sums[c, j] = sums[c, j] + x[j]
+    np.testing.assert_array_equal(counts, np.bincount(labels))
+    np.testing.assert_array_equal(centres, sums / counts[:, None])
+
+
 def test_hartigan_and_kl_from_w_by_hand_route():
     rng = np.random.default_rng(2)
     X = rng.normal(size=(30, 3))

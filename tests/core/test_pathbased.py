@@ -163,3 +163,77 @@ def test_compiled_merges_are_the_array_merges(seed):
     got, want = C.agglomerate(D, ks), array_agglomerate(D, ks)
     for k in ks:
         np.testing.assert_array_equal(got[k], want[k])
+
+
+def brute_predict(train, labels, test):
+    """Path-based clustering's rule from its definition: D^eff on the training set by the
+    bottleneck Floyd–Warshall, D^eff(o, j) = min_i max(‖x_o − x_i‖, D^eff_ij) by a minimum
+    over all training objects, and for each cluster ν the increase of H^pbc when o joins
+    it, (W_ν + 2 Σ_{j∈ν} D^eff(o, j))/(n_ν + 1) − W_ν/n_ν, W_ν summed over the cluster's
+    block of D^eff. Returns the label of least increase and that increase's margin over
+    the runner-up, per test object."""
+    D = minimax_brute(cdist(train, train))
+    to_train = np.maximum(cdist(test, train)[:, :, None], D[None, :, :]).min(axis=1)
+    names = np.unique(labels)
+    increase = np.empty((len(test), len(names)))
+    for c, v in enumerate(names):
+        members = labels == v
+        within, size = D[np.ix_(members, members)].sum(), members.sum()
+        increase[:, c] = ((within + 2.0 * to_train[:, members].sum(axis=1)) / (size + 1)
+                          - within / size)
+    ordered = np.sort(increase, axis=1)
+    margin = ordered[:, 1] - ordered[:, 0] if len(names) > 1 else np.full(len(test), np.inf)
+    return names[increase.argmin(axis=1)], margin
+
+
+def shapes(seed):
+    rng = np.random.default_rng(seed)
+    return {
+        "clouds": toy.gaussian_clouds(rng, [30, 25, 20], [(0, 0), (4, 0), (0, 5)],
+                                      [0.6, 0.9, 0.5])[0],
+        "rings": toy.rings(rng, [25, 35, 45], [1.0, 2.0, 3.0], 0.08)[0],
+        "spirals": toy.spirals(rng, [40, 40], 1.5, 0.05)[0],
+        "uniform 4-d": rng.random((90, 4)),
+    }
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("shape", ["clouds", "rings", "spirals", "uniform 4-d"])
+def test_predictor_labels_blocks_as_the_rule_by_brute_force(shape, seed):
+    """The predictor built once labels blocks of any size (1 object up to all of them) as
+    the rule computed from its definition, for path-based solutions and for arbitrary
+    labellings with arbitrary names, every k of a range at once."""
+    X = shapes(seed)[shape]
+    rng = np.random.default_rng(seed + 10)
+    order = rng.permutation(len(X))
+    train, test = X[order[:45]], X[order[45:]]
+    ks = [1, 2, 3, 4, 6]
+    solutions = C.pathbased_cluster(train, ks)
+    solutions.update({10 + k: 7 * rng.integers(0, k, len(train)) + 3 for k in (2, 3, 5)})
+    predict = C.PathBasedPredictor(train, solutions)
+    cuts = [0, 1, 8, 21, len(test)]
+    blocks = [predict(test[a:b]) for a, b in zip(cuts[:-1], cuts[1:], strict=True)]
+    whole = C.pathbased_predict(train, solutions, test)
+    for k, lab in solutions.items():
+        want, margin = brute_predict(train, lab, test)
+        assert margin.min() > 1e-9  # no near-tie: the label is determined
+        np.testing.assert_array_equal(np.concatenate([b[k] for b in blocks]), want)
+        np.testing.assert_array_equal(whole[k], want)
+
+
+def test_within_sums_are_the_sums_over_each_cluster_block():
+    rng = np.random.default_rng(6)
+    D = C.effective_dissimilarity(rng.standard_normal((70, 3)))
+    for k in (1, 2, 5, 9):
+        labels = rng.integers(0, k, len(D))
+        labels[:k] = np.arange(k)
+        want = [D[np.ix_(labels == c, labels == c)].sum() for c in range(k)]
+        np.testing.assert_allclose(C._within_sums(D, labels, k), want, rtol=1e-13)
+
+
+def test_effective_to_training_takes_the_tree_it_would_build():
+    rng = np.random.default_rng(7)
+    train, test = rng.standard_normal((25, 3)), rng.standard_normal((9, 3))
+    np.testing.assert_array_equal(
+        C.effective_to_training(train, test, tree=C.single_linkage(train)),
+        C.effective_to_training(train, test))

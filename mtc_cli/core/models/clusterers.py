@@ -219,15 +219,22 @@ def effective_dissimilarity(X: np.ndarray, *, precomputed: bool = False) -> np.n
     effective (minimax path) dissimilarity of Fischer, Zöller, Buhmann 2001 (Sect. 2).
 
     A minimax path between two vertices runs along the minimum spanning tree, so D^eff is
-    the height at which i and j join in the single-linkage tree (its cophenetic distance).
-    Computed over all objects given; Fischer et al. restrict the paths to the objects of
-    one cluster, which gives the same values for every pair whose minimax path stays
-    inside its cluster (e.g. clusters that are unions of MST components).
+    the height at which i and j join in the single-linkage tree (its cophenetic distance,
+    :func:`tree_dissimilarity`). Computed over all objects given; Fischer et al. restrict
+    the paths to the objects of one cluster, which gives the same values for every pair
+    whose minimax path stays inside its cluster (e.g. clusters that are unions of MST
+    components).
     """
     n = len(X)
     if n < 2:
         return np.zeros((n, n))
-    return squareform(cophenet(single_linkage(X, precomputed=precomputed)))
+    return tree_dissimilarity(single_linkage(X, precomputed=precomputed))
+
+
+def tree_dissimilarity(Z: np.ndarray) -> np.ndarray:
+    """The cophenetic distances of the merge tree Z (scipy's linkage matrix) as a square
+    matrix: the height at which each pair of objects joins."""
+    return squareform(cophenet(Z))
 
 
 def pairwise_cost(D: np.ndarray, labels) -> float:
@@ -351,7 +358,8 @@ def pathbased_cluster(X: np.ndarray, ks, rng: np.random.Generator | None = None)
     return agglomerate(effective_dissimilarity(X), ks)
 
 
-def effective_to_training(X_train: np.ndarray, X_test: np.ndarray) -> np.ndarray:
+def effective_to_training(X_train: np.ndarray, X_test: np.ndarray, *,
+                          tree: np.ndarray | None = None) -> np.ndarray:
     """D^eff(o, j) = min over training objects i of max(‖x_o − x_i‖, D^eff_ij): the
     effective dissimilarity from a new object o to each training object j along paths
     that enter the training set once (an (n_test, n_train) matrix).
@@ -359,47 +367,112 @@ def effective_to_training(X_train: np.ndarray, X_test: np.ndarray) -> np.ndarray
     D^eff on the training set is the single-linkage ultrametric, so the minimum over i
     is a minimum over the ancestors A of j in the single-linkage tree of
     max(height(A), min_{i ∈ A} ‖x_o − x_i‖): one pass up the tree (the nearest member of
-    every subtree) and one pass down (the running minimum), vectorised over o.
+    every subtree) and one pass down (the running minimum), compiled
+    (:func:`_minimax_walk`). ``tree``: the single-linkage tree of X_train
+    (:func:`single_linkage`) if already built.
     """
     X_train = np.asarray(X_train, dtype=np.float64)
     d = cdist(np.asarray(X_test, dtype=np.float64), X_train)
     n = len(X_train)
     if n == 1:
         return d
-    Z = single_linkage(X_train)
-    left, right = Z[:, 0].astype(np.intp), Z[:, 1].astype(np.intp)
+    Z = single_linkage(X_train) if tree is None else tree
     height = np.concatenate([np.zeros(n), Z[:, 2]])
-    nearest = np.empty((2 * n - 1, len(d)))
-    nearest[:n] = d.T
-    for t in range(n - 1):
-        np.minimum(nearest[left[t]], nearest[right[t]], out=nearest[n + t])
-    down = np.empty_like(nearest)
-    down[2 * n - 2] = np.maximum(height[2 * n - 2], nearest[2 * n - 2])
-    for t in range(n - 2, -1, -1):
-        for child in (left[t], right[t]):
-            np.minimum(down[n + t], np.maximum(height[child], nearest[child]),
-                       out=down[child])
-    return down[:n].T.copy()
+    return _minimax_walk(d, Z[:, 0].astype(np.intp), Z[:, 1].astype(np.intp), height)
+
+
+@numba.njit(cache=True, nogil=True)
+def _minimax_walk(d, left, right, height):
+    """The two passes of :func:`effective_to_training` for each row o of d (distances of
+    the new objects to the n training objects), merges t = 0..n−2 of the tree joining
+    nodes ``left[t]`` and ``right[t]`` into node n + t at ``height[n + t]`` (leaves at 0):
+    nearest[A] = min over A's children, then down[c] = min(down[parent], max(height[c],
+    nearest[c])) from the root. Minima and maxima only, so exactly the values of the
+    array passes it replaced."""
+    m, n = d.shape
+    out = np.empty((m, n))
+    nearest = np.empty(2 * n - 1)
+    down = np.empty(2 * n - 1)
+    root = 2 * n - 2
+    for o in range(m):
+        for j in range(n):
+            nearest[j] = d[o, j]
+        for t in range(n - 1):
+            nearest[n + t] = min(nearest[left[t]], nearest[right[t]])
+        down[root] = max(height[root], nearest[root])
+        for t in range(n - 2, -1, -1):
+            for child in (left[t], right[t]):
+                down[child] = min(down[n + t], max(height[child], nearest[child]))
+        for j in range(n):
+            out[o, j] = down[j]
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _within_sums(D, inverse, n_clusters):
+    """W_ν = Σ_{i,j ∈ ν} D_ij for every cluster ν (``inverse``: each object's cluster
+    0..n_clusters−1), added one term at a time in the order of (i, j): the order of
+    numpy's ``einsum("it,ij,jt->t", onehot, D, onehot)``, the expression it replaced,
+    with two or more clusters (the same sums bit for bit; one cluster takes every object
+    whatever its sum), in Σ_ν n_ν² additions instead of n² per cluster."""
+    n = len(D)
+    within = np.zeros(n_clusters)
+    order = np.argsort(inverse, kind="mergesort")
+    starts = np.zeros(n_clusters + 1, dtype=np.int64)
+    for i in range(n):
+        starts[inverse[i] + 1] += 1
+    for c in range(n_clusters):
+        starts[c + 1] += starts[c]
+    for i in range(n):
+        c = inverse[i]
+        acc = within[c]
+        for p in range(starts[c], starts[c + 1]):
+            acc += D[i, order[p]]
+        within[c] = acc
+    return within
+
+
+class PathBasedPredictor:
+    """φ of Path-Based Clustering for the solutions ``labels`` ({k: labels of X_train}),
+    a nearest-neighbour-type rule: each new object o joins the training cluster ν whose
+    cost (:func:`pairwise_cost`) increases least, (W_ν + 2 Σ_{j∈ν} D^eff(o, j))/(n_ν + 1)
+    − W_ν/n_ν (:func:`merge_cost` with a singleton; o's own term D^eff(o, o) = 0), with
+    the effective dissimilarities of :func:`effective_to_training`.
+
+    What does not depend on the new objects is computed once: the single-linkage tree of
+    X_train, its effective dissimilarities and, per k, the cluster names, sizes n_ν and
+    within sums W_ν (:func:`_within_sums`). Calling it on a block of new objects
+    computes only that block's D^eff to the training objects (one matrix for every k)
+    and the argmin of the increase."""
+
+    def __init__(self, X_train: np.ndarray, labels: dict):
+        self.X_train = np.asarray(X_train, dtype=np.float64)
+        n = len(self.X_train)
+        self.tree = single_linkage(self.X_train) if n > 1 else None
+        D_train = tree_dissimilarity(self.tree) if n > 1 else np.zeros((n, n))
+        self.terms = {}
+        for k, lab in labels.items():
+            names, inverse = np.unique(np.asarray(lab), return_inverse=True)
+            onehot = np.zeros((len(inverse), len(names)))
+            onehot[np.arange(len(inverse)), inverse] = 1.0
+            within = _within_sums(D_train, inverse.astype(np.int64), len(names))
+            self.terms[k] = (names, onehot, onehot.sum(axis=0), within)
+
+    def __call__(self, X_test: np.ndarray) -> dict:
+        """{k: the labels of the objects X_test}, named as the training clusters."""
+        D_test = effective_to_training(self.X_train, X_test, tree=self.tree)
+        out = {}
+        for k, (names, onehot, size, within) in self.terms.items():
+            increase = merge_cost(within[None, :], size[None, :], 0.0, 1.0, D_test @ onehot)
+            out[k] = names[increase.argmin(axis=1)]
+        return out
 
 
 def pathbased_predict(X_train: np.ndarray, labels: dict, X_test: np.ndarray) -> dict:
-    """φ of Path-Based Clustering, a nearest-neighbour-type rule: each test object o
-    joins the training cluster ν whose cost (:func:`pairwise_cost`) increases least,
-    (W_ν + 2 Σ_{j∈ν} D^eff(o, j))/(n_ν + 1) − W_ν/n_ν, with the effective dissimilarities
-    of :func:`effective_to_training` (o's own term D^eff(o, o) = 0). One dissimilarity
-    matrix serves every k."""
-    D_train = effective_dissimilarity(X_train)
-    D_test = effective_to_training(X_train, X_test)
-    out = {}
-    for k, lab in labels.items():
-        names, inverse = np.unique(np.asarray(lab), return_inverse=True)
-        onehot = np.zeros((len(inverse), len(names)))
-        onehot[np.arange(len(inverse)), inverse] = 1.0
-        size = onehot.sum(axis=0)
-        within = np.einsum("it,ij,jt->t", onehot, D_train, onehot)
-        increase = merge_cost(within[None, :], size[None, :], 0.0, 1.0, D_test @ onehot)
-        out[k] = names[increase.argmin(axis=1)]
-    return out
+    """φ of Path-Based Clustering (:class:`PathBasedPredictor`) applied once: the labels
+    of X_test under every solution of ``labels``. To label several blocks of new objects,
+    build the predictor once and call it on each block."""
+    return PathBasedPredictor(X_train, labels)(X_test)
 
 
 #: clusterer name → (cluster, predict)
