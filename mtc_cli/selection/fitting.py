@@ -500,10 +500,12 @@ class PathBased(_Labels):
 
     def transfer(self, X_train, labels, X):
         """Path-based clustering's rule (least increase of the cost on effective
-        dissimilarities), in blocks of 1 000 objects."""
+        dissimilarities, :class:`~mtc_cli.core.models.clusterers.PathBasedPredictor`: the
+        training objects' work done once), in blocks of 1 000 objects (the block size keeps
+        the rounding of its matrix products, and the labels, as they were)."""
         X = np.asarray(X, dtype=np.float64)
-        blocks = [clusterers.pathbased_predict(X_train, labels, X[s:s + 1000])
-                  for s in range(0, len(X), 1000)]
+        predict = clusterers.PathBasedPredictor(X_train, labels)
+        blocks = [predict(X[s:s + 1000]) for s in range(0, len(X), 1000)]
         return {k: np.concatenate([b[k] for b in blocks]).astype(np.intp) for k in labels}
 
 
