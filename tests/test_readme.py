@@ -32,6 +32,13 @@ def test_readme_criteria_table_is_the_registry():
     assert [p.name for p in PAGES if table in p.read_text()] == ["select.md"]
 
 
+def test_the_options_table_is_the_declarations():
+    """docs/select.md's table of options is made from their one declaration."""
+    from mtc_cli.selection.options import markdown_table as options_table
+
+    assert [p.name for p in PAGES if options_table() in p.read_text()] == ["select.md"]
+
+
 def test_readme_is_an_entry_point_that_links_every_doc():
     text = README.read_text()
     assert len(text.splitlines()) <= 300
