@@ -20,6 +20,15 @@ def test_viewer_dips_are_the_dips_of_each_viewers_distances():
     np.testing.assert_allclose(viewer_dips(X, viewers), by_hand, rtol=0, atol=1e-15)
 
 
+def test_viewer_blocks_do_not_change_the_dips(monkeypatch):
+    from mtc_cli.core.criteria import dip_means
+
+    X = np.random.default_rng(8).standard_normal((200, 2))
+    whole = viewer_dips(X, np.arange(0, 200, 3))
+    monkeypatch.setattr(dip_means, "BLOCK", 450)  # two viewers (of 200 distances) a block
+    np.testing.assert_array_equal(viewer_dips(X, np.arange(0, 200, 3)), whole)
+
+
 def test_two_separated_groups_every_viewer_splits():
     """1-D groups 0..29 and 100..129: each viewer sees its own group's distances (0–29) and
     the other's (71–129), two modes far apart."""

@@ -29,17 +29,22 @@ from mtc_cli.core.criteria.one_group import Evidence
 ALPHA = 1e-3
 #: the data are split-worthy when more than this share of viewers sees multimodality
 SPLIT_SHARE = 0.01
+#: distances held at once (viewers are taken in blocks of BLOCK // n)
+BLOCK = 2_000_000
 
 
 def viewer_dips(X, viewers) -> np.ndarray:
     """The dip of each viewer's distances: for every index i of ``viewers``, Hartigan's dip
     of the Euclidean distances ‖x_i − x_j‖ to the n − 1 other rows j ≠ i of X (the
-    viewer's own distance 0 left out), by :mod:`.dip`'s kernel, one sorted row per viewer."""
+    viewer's own distance 0 left out), by :mod:`.dip`'s kernel, one sorted row per viewer,
+    in blocks of viewers holding at most :data:`BLOCK` distances."""
     X = np.asarray(X, dtype=np.float64)
     viewers = np.asarray(viewers, dtype=np.intp)
-    rows = np.sort(cdist(X[viewers], X), axis=1)[:, 1:]  # drop one 0: the viewer itself
     out = np.empty(len(viewers))
-    _dip_of_sorted_rows(np.ascontiguousarray(rows), out)
+    step = max(1, BLOCK // len(X))
+    for lo in range(0, len(viewers), step):
+        rows = np.sort(cdist(X[viewers[lo:lo + step]], X), axis=1)[:, 1:]  # drop the viewer's 0
+        _dip_of_sorted_rows(np.ascontiguousarray(rows), out[lo:lo + step])
     return out
 
 
