@@ -160,18 +160,36 @@ def test_gap_at_k_on_curves_worked_out_by_hand():
 def test_stability_p_value_counts_references_at_least_as_stable():
     """Data 0.3, references 0.1, 0.5, 0.3, 0.9: two ≤ 0.3 (a tie counts), p = 3/5."""
     values = iter([0.3, 0.1, 0.5, 0.3, 0.9])
-    e = stability_against_references(np.eye(5), 2, lambda X, ks, rng: [next(values)],
-                                     np.random.default_rng(0), n_references=4, level=0.5)
-    assert e.p_value == pytest.approx(0.6) and e.says_one
+    (e,) = stability_against_references(np.eye(5), 2, lambda X, ks, rng: [next(values)],
+                                        np.random.default_rng(0), references=("gaussian",),
+                                        n_references=4, level=0.5)
+    assert e.p_value == pytest.approx(0.6) and e.says_one and e.test == "stability_gaussian"
     assert e.statistic == 0.3 and e.reference == (0.1, 0.5, 0.3, 0.9)
     values = iter([0.0] + [0.2] * 4)
-    e = stability_against_references(np.eye(5), 2, lambda X, ks, rng: [next(values)],
-                                     np.random.default_rng(0), n_references=4, level=0.2)
+    (e,) = stability_against_references(np.eye(5), 2, lambda X, ks, rng: [next(values)],
+                                        np.random.default_rng(0), references=("pc_box",),
+                                        n_references=4, level=0.2)
     assert e.p_value == pytest.approx(0.2) and not e.says_one
-    nan = iter([np.nan] + [0.2] * 4)
-    e = stability_against_references(np.eye(5), 2, lambda X, ks, rng: [next(nan)],
-                                     np.random.default_rng(0), n_references=4)
-    assert np.isnan(e.p_value) and not e.says_one
+    nan = iter([np.nan] + [0.2] * 8)
+    both = stability_against_references(np.eye(5), 2, lambda X, ks, rng: [next(nan)],
+                                        np.random.default_rng(0), n_references=4)
+    assert [e.test for e in both] == ["stability_gaussian", "stability_pc_box"]
+    assert all(np.isnan(e.p_value) and not e.says_one for e in both)
+    with pytest.raises(ValueError, match="unknown references"):
+        stability_against_references(np.eye(5), 2, lambda X, ks, rng: [0.0],
+                                     np.random.default_rng(0), references=("uniform",))
+
+
+def test_stability_data_statistic_computed_once_for_every_reference():
+    """Data 0.3 (the first call only), then 2 gaussian references 0.1, 0.5 and 2 box
+    references 0.4, 0.6: p = 2/3 and 1/3 against the same data value."""
+    values = iter([0.3, 0.1, 0.5, 0.4, 0.6])
+    g, b = stability_against_references(np.eye(5), 2, lambda X, ks, rng: [next(values)],
+                                        np.random.default_rng(0), n_references=2, level=0.4)
+    assert g.statistic == b.statistic == 0.3
+    assert (g.reference, b.reference) == ((0.1, 0.5), (0.4, 0.6))
+    assert g.p_value == pytest.approx(2 / 3) and g.says_one
+    assert b.p_value == pytest.approx(1 / 3) and not b.says_one
 
 
 def test_stability_over_ks_compares_each_data_sets_least_value():
@@ -179,12 +197,14 @@ def test_stability_over_ks_compares_each_data_sets_least_value():
     one ≤ 0.2, p = 2/4; at k̂ = 3 alone the references' 0.4, 0.3, 0.6 (none ≤ 0.2): p = 1/4."""
     curves = [[0.5, 0.2, 0.9], [0.1, 0.4, 0.8], [0.3, 0.3, 0.7], [0.9, 0.6, 0.5]]
     it = iter(curves)
-    e = stability_against_references(np.eye(5), 3, lambda X, ks, rng: next(it),
-                                     np.random.default_rng(0), ks=[2, 3, 4], n_references=3)
+    (e,) = stability_against_references(np.eye(5), 3, lambda X, ks, rng: next(it),
+                                        np.random.default_rng(0), ks=[2, 3, 4],
+                                        references=("t",), n_references=3)
     assert e.statistic == 0.2 and e.reference == (0.1, 0.3, 0.5) and e.p_value == 0.5
     it = iter([c[1:2] for c in curves])
-    e = stability_against_references(np.eye(5), 3, lambda X, ks, rng: next(it),
-                                     np.random.default_rng(0), n_references=3)
+    (e,) = stability_against_references(np.eye(5), 3, lambda X, ks, rng: next(it),
+                                        np.random.default_rng(0), references=("t",),
+                                        n_references=3)
     assert e.reference == (0.4, 0.3, 0.6) and e.p_value == 0.25
     with pytest.raises(ValueError, match="not among"):
         stability_against_references(np.eye(5), 5, lambda X, ks, rng: [0.0] * len(ks),
@@ -195,10 +215,12 @@ def test_stability_over_ks_compares_each_data_sets_least_value():
 def test_stability_two_blobs_at_the_minimum_one_gaussian_not(reference):
     rng = np.random.default_rng(5)
     blobs = np.vstack([rng.standard_normal((100, 2)), rng.standard_normal((100, 2)) + [8, 0]])
-    e = stability_against_references(blobs, 2, kmeans_stability(), rng, reference=reference)
+    (e,) = stability_against_references(blobs, 2, kmeans_stability(), rng,
+                                        references=(reference,))
     assert e.statistic == 0.0 and e.p_value == pytest.approx(1 / 20) and not e.says_one
     one = rng.standard_normal((200, 2)) * [1.0, 0.9]
-    e = stability_against_references(one, 2, kmeans_stability(), rng, reference=reference)
+    (e,) = stability_against_references(one, 2, kmeans_stability(), rng,
+                                        references=(reference,))
     assert e.p_value > 0.05 and e.says_one
 
 
@@ -213,8 +235,8 @@ def test_stability_test_is_deterministic_and_samples_above_max_items():
     a = stability_against_references(X, 3, curve, np.random.default_rng(7), n_references=5,
                                      max_items=120)
     b = stability_against_references(X, 3, kmeans_stability(), np.random.default_rng(7),
-                                      n_references=5, max_items=120)
-    assert a == b and seen == [120] * 6
+                                     n_references=5, max_items=120)
+    assert a == b and seen == [120] * 11  # the data once, 5 references of each kind
 
 
 @pytest.mark.parametrize("reference,draw", [
@@ -230,7 +252,7 @@ def test_stability_calibrated_under_its_own_null(reference, draw):
     j/20, j = 1..20: 0.525 ± 0.03 (accepted 0.45–0.60)."""
     rng = np.random.default_rng(8)
     p = np.array([stability_against_references(draw(rng), 2, kmeans_stability(2), rng,
-                                               reference=reference).p_value
+                                               references=(reference,))[0].p_value
                   for _ in range(100)])
     assert 1 <= np.sum(p <= 0.05) <= 12
     assert 0.45 <= p.mean() <= 0.60

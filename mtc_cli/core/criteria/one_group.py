@@ -176,25 +176,30 @@ def reference_sample(n: int, max_items: int | None, rng: np.random.Generator) ->
 
 def stability_against_references(X, k: int, stability_curve: Callable,
                                  rng: np.random.Generator, *, ks=None,
-                                 reference: str = "gaussian", n_references: int = 19,
+                                 references=("gaussian", "pc_box"), n_references: int = 19,
                                  level: float = 0.05,
-                                 max_items: int | None = 2000) -> Evidence:
+                                 max_items: int | None = 2000) -> tuple[Evidence, ...]:
     """Lange, Braun, Roth & Buhmann's (2002) normalised stability of the answering algorithm,
     S(k)/S_perm(k) (lower is more stable; ``stability_curve(X, ks, rng)`` gives it for every k
     of ``ks``, in that order — one fit of each half serves every k), on the data and on
-    ``n_references`` one-group reference sets of the data's spread (:data:`REFERENCES`:
-    ``gaussian``, ``pc_box`` or ``t``). The statistic of each data set: its value at k̂ = ``k``, or,
-    given ``ks`` (the range k̂ was chosen from, k̂ among them), its least value over ``ks``:
-    k̂ was chosen as the most stable k, so each reference offers its own most stable k as
-    well. A Monte Carlo test (Barnard 1963; Hope 1968): p = (1 + #{reference ≤ data}) /
-    (B + 1); no group structure iff p > ``level`` — the data are not more stable than data
-    of one group. With B = 19 the smallest p is 0.05. A NaN statistic of the data (no
-    baseline) decides nothing: p NaN, ``says_one`` False. Above ``max_items`` objects, the
-    data and every reference set are a random sample of that many (the same n for all)."""
+    ``n_references`` one-group reference sets of the data's spread for each of
+    ``references`` (:data:`REFERENCES`: ``gaussian``, ``pc_box``, ``t``). The statistic of a
+    data set: its value at k̂ = ``k``, or, given ``ks`` (the range k̂ was chosen from, k̂
+    among them), its least value over ``ks``: k̂ was chosen as the most stable k, so each
+    reference offers its own most stable k as well. Per reference a Monte Carlo test
+    (Barnard 1963; Hope 1968): p = (1 + #{reference ≤ data}) / (B + 1); no group structure
+    iff p > ``level`` — the data are not more stable than data of one group of that kind.
+    With B = 19 the smallest p is 0.05. One group of any of the kinds is a composite null:
+    no group structure iff any of the returned evidences says so. A NaN statistic of the
+    data (no baseline) decides nothing: p NaN, ``says_one`` False. The data's statistic is
+    computed once, for every reference. Above ``max_items`` objects, the data and every
+    reference set are a random sample of that many (the same n for all). Returns one
+    :class:`Evidence` per reference, in order."""
     if n_references < 1:
         raise ValueError(f"need n_references ≥ 1, got {n_references}")
-    if reference not in REFERENCES:
-        raise ValueError(f"unknown reference {reference!r}: one of {', '.join(REFERENCES)}")
+    unknown = [r for r in references if r not in REFERENCES]
+    if unknown or not references:
+        raise ValueError(f"unknown references {unknown}: some of {', '.join(REFERENCES)}")
     ks = [int(k)] if ks is None else [int(v) for v in ks]
     if int(k) not in ks:
         raise ValueError(f"k̂ = {k} is not among ks {ks}")
@@ -206,12 +211,15 @@ def stability_against_references(X, k: int, stability_curve: Callable,
         return float(np.nanmin(curve)) if np.isfinite(curve).any() else np.nan
 
     data = best(X)
-    make = REFERENCES[reference]
-    refs = tuple(best(make(X, rng)) for _ in range(n_references))
-    p = (1 + sum(r <= data for r in refs)) / (n_references + 1) if np.isfinite(data) \
-        else np.nan
     over = f"k = {k}" if len(ks) == 1 else f"the least over k in {{{', '.join(map(str, ks))}}}"
-    return Evidence(f"stability_{reference}", int(k), data, refs, float(p), float(level),
-                    bool(p > level),
-                    f"S/S_perm at {over}; no group structure iff p = (1 + #{{{reference} "
-                    f"references at least as stable}}) / {n_references + 1} > {level:g}")
+    out = []
+    for name in references:
+        refs = tuple(best(REFERENCES[name](X, rng)) for _ in range(n_references))
+        p = (1 + sum(r <= data for r in refs)) / (n_references + 1) if np.isfinite(data) \
+            else np.nan
+        out.append(Evidence(f"stability_{name}", int(k), data, refs, float(p), float(level),
+                            bool(p > level),
+                            f"S/S_perm at {over}; no group structure iff p = (1 + #{{{name} "
+                            f"references at least as stable}}) / {n_references + 1} > "
+                            f"{level:g}"))
+    return tuple(out)
