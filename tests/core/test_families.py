@@ -219,8 +219,8 @@ def test_rings_are_resolvable_by_a_random_half():
 
 def test_the_old_rings_are_not_resolvable_by_a_half():
     """Why the league has its own rings: three rings of radii 1, 2, 3 with 133 points each
-    and noise sd 0.08 (the rings of the first shapes league) have, in a half, gaps along
-    the outer ring wider than the gap between rings."""
+    and noise sd 0.08 have, in a half, gaps along the outer ring wider than the gap between
+    rings."""
     rng = np.random.default_rng(0)
     X, y = toy.rings(rng, (134, 133, 133), (1.0, 2.0, 3.0), 0.08)
     ratios = [np.divide(*_ring_gaps(X[i], y[i], (1, 2, 3))[::-1]) for i in _halves(rng, 400, 20)]
