@@ -5,8 +5,8 @@ with one BLAS thread, old and new alternating (``bench_short_rows.compare``: the
 its rounds kept), every partition compared (equal, every k).
 
 Inputs: halves of ``stability_toy``'s three rings (100 + 200 + 300 points: halves of 300)
-and of ``shapes_league``'s rings (400 points: halves of 200), effective dissimilarities,
-k = 1..10 recorded. Writes ``results/benchmarks/pathbased.csv``.
+and of three rings of radii 1, 2, 3 with equal counts (400 points: halves of 200), effective
+dissimilarities, k = 1..10 recorded. Writes ``results/benchmarks/pathbased.csv``.
 """
 
 from __future__ import annotations
@@ -28,14 +28,15 @@ OUT = ROOT / "results" / "benchmarks" / "pathbased.csv"
 
 
 def main() -> None:
-    from mtc_cli.core.datasets import shapes, toy
+    from mtc_cli.core.datasets import toy
     from mtc_cli.core.models import clusterers
 
     old = baseline("clusterers", BASELINE)
     rng = np.random.default_rng(0)
     inputs = {"stability_toy rings, half of 600 (300 points)":
               toy.rings(rng, [50, 100, 150], [1.0, 2.0, 3.0], 0.05)[0],
-              "shapes_league rings, half of 400 (200 points)": shapes.rings(rng, 200)[0]}
+              "equal rings, half of 400 (200 points)":
+              toy.rings(rng, [67, 67, 66], [1.0, 2.0, 3.0], 0.08)[0]}
     ks = range(1, 11)
     clusterers.agglomerate(np.ones((3, 3)) - np.eye(3), [1])  # compile outside the timing
     rows = []

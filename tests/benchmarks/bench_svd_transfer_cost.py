@@ -29,17 +29,22 @@ ROOT = Path(__file__).resolve().parents[2]
 REPEATS = 5
 
 
+def truncated(sol, k):
+    """U_k S_k V_kᵀ from the first k singular triplets."""
+    return (sol.U[:, :k] * sol.s[:k]) @ sol.Vt[:k]
+
+
 def naive_refactorize(X1, X2, psi):
     out = []
     for k in range(1, X1.shape[1] + 1):
-        rec = svd.reconstruction(svd.fit(X1), k)
+        rec = truncated(svd.fit(X1), k)
         out.append(np.mean(np.sum((X2 - rec[psi]) ** 2, axis=1)))
     return np.array(out)
 
 
 def naive_reconstruct(X1, X2, psi):
     sol = svd.fit(X1)
-    return np.array([np.mean(np.sum((X2 - svd.reconstruction(sol, k)[psi]) ** 2, axis=1))
+    return np.array([np.mean(np.sum((X2 - truncated(sol, k)[psi]) ** 2, axis=1))
                      for k in range(1, sol.rank + 1)])
 
 

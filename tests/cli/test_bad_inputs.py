@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import finished, mtc, refused
 from PIL import Image
 
 pytestmark = pytest.mark.reliability
@@ -31,12 +32,6 @@ ROOT = Path(__file__).resolve().parents[2]
 GMM = yaml.safe_load((ROOT / "configs" / "gmm_overlap.yaml").read_text())
 LENNA = yaml.safe_load((ROOT / "configs" / "svd_lenna.yaml").read_text())
 ERROR = "error"
-
-
-def mtc(*args, cwd, timeout=240, env=None):
-    return subprocess.run([sys.executable, "-m", "mtc_cli.cli", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, **(env or {})})
 
 
 def tree(path: Path) -> set:
@@ -252,11 +247,9 @@ def test_bad_input(case, tmp_path):
         _cleanup(work)
     assert "Traceback" not in proc.stderr, proc.stderr
     if want == "ok":
-        assert proc.returncode == 0, proc.stderr
+        finished(proc)
         return
-    lines = proc.stderr.strip().splitlines()
-    assert proc.returncode == 2, (proc.returncode, proc.stderr[-500:])
-    assert len(lines) == 1 and lines[0].startswith("mtc: error:"), proc.stderr[-500:]
+    refused(proc)
     assert after == before, sorted(after - before)
     if case == "20_exp_this":
         assert "Beautiful is better" not in proc.stdout + proc.stderr  # nothing imported
@@ -365,8 +358,8 @@ def test_one_run_directory_one_run(tmp_path):
     assert first.wait(timeout=60) == 143
     assert second.returncode == 2 and "in use by mtc (pid" in second.stderr, second.stderr
     assert not (out / ".mtc-lock").exists()  # released on the way out
-    refused = mtc("run", other, "--quick", "--out", out, cwd=tmp_path)
-    assert refused.returncode == 2 and "another config" in refused.stderr
+    clash = mtc("run", other, "--quick", "--out", out, cwd=tmp_path)
+    assert clash.returncode == 2 and "another config" in clash.stderr
     forced = mtc("run", other, "--quick", "--set", "reps=1", "--out", out, "--force",
                  cwd=tmp_path)
     assert forced.returncode == 0, forced.stderr

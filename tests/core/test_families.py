@@ -17,8 +17,7 @@ from scipy.spatial.distance import cdist, pdist
 from scipy.special import fdtri
 
 from mtc_cli.core.datasets import families as F
-from mtc_cli.core.datasets import shapes
-from mtc_cli.core.datasets.shapes import embedded
+from mtc_cli.core.datasets import toy
 
 FAMILIES = list(F.FAMILIES)
 N_SETS = 16
@@ -219,10 +218,11 @@ def test_rings_are_resolvable_by_a_random_half():
 
 
 def test_the_old_rings_are_not_resolvable_by_a_half():
-    """Why the league has its own rings: shapes.rings (radii 1, 2, 3, 133 points each) has,
-    in a half, gaps along the outer ring wider than the gap between rings."""
+    """Why the league has its own rings: three rings of radii 1, 2, 3 with 133 points each
+    and noise sd 0.08 have, in a half, gaps along the outer ring wider than the gap between
+    rings."""
     rng = np.random.default_rng(0)
-    X, y = shapes.rings(rng, 400)
+    X, y = toy.rings(rng, (134, 133, 133), (1.0, 2.0, 3.0), 0.08)
     ratios = [np.divide(*_ring_gaps(X[i], y[i], (1, 2, 3))[::-1]) for i in _halves(rng, 400, 20)]
     assert min(ratios) < 1
 
@@ -233,9 +233,20 @@ def test_every_curve_shape_is_resolvable_by_a_random_half(shape, emb):
     rng = np.random.default_rng(1)
     X, y = getattr(F, shape)(rng, F.SHAPES[shape][2][0])
     if emb:
-        X = embedded(rng, X, F.EMBED_DIMS)
+        X = F.embedded(rng, X, F.EMBED_DIMS)
     for idx in _halves(rng, len(X), 5):
         assert ari(y[idx], _single_linkage(X[idx], len(np.unique(y)))) == 1.0
+
+
+def test_embedding_appends_small_noise_dims_and_rotates():
+    """:func:`F.embedded`: EMBED_DIMS columns; a rotation keeps distances and the noise
+    dims (sd EMBED_NOISE × the mean sd) add little to them."""
+    rng = np.random.default_rng(3)
+    X, _ = F.moons(rng, 400)
+    E = F.embedded(rng, X)
+    assert E.shape == (400, F.EMBED_DIMS)
+    d0, d1 = pdist(X[:50]), pdist(E[:50])
+    assert np.median(np.abs(d1 - d0)) < 0.1 * np.median(d0)
 
 
 def test_anisotropic_blobs_are_sheared_but_separated():

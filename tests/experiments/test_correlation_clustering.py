@@ -203,15 +203,19 @@ def test_transfer_eq10_by_loop_and_eq9_argmin():
 
 
 def test_transfer_cost_on_a_noise_free_graph_is_zero_at_the_true_k():
+    """MTC's transfer cost as the protocol scores it: eq. 8 on graph 2 of the graph-1
+    solution transferred by eqs. 9–10."""
     rng = np.random.default_rng(4)
     X, y = correlation_graph(rng, (20, 20, 20), q=0.0, p=0.0)
     perm = rng.permutation(60)
     i1, i2 = perm[:30], perm[30:]
     X2, X21 = X[np.ix_(i2, i2)], X[np.ix_(i2, i1)]
-    assert correlation.transfer_cost(X2, X21, y[i1], 3) == 0
-    np.testing.assert_array_equal(correlation.transfer_labels(X21, y[i1], 3), y[i2])
-    assert correlation.transfer_cost(X2, X21, np.zeros(30, int), 1) == brute_cost(
-        X2, np.zeros(30, int))
+    moved = correlation.transfer_labels(X21, y[i1], 3)
+    np.testing.assert_array_equal(moved, y[i2])
+    assert correlation.disagreement_cost(X2, moved) == brute_cost(X2, moved) == 0
+    one = correlation.transfer_labels(X21, np.zeros(30, int), 1)
+    np.testing.assert_array_equal(one, np.zeros(30, int))
+    assert correlation.disagreement_cost(X2, one) == brute_cost(X2, one) > 0
 
 
 def test_quick_profile_end_to_end(root, tmp_path):

@@ -8,20 +8,22 @@ test it names runs under ``make test-reliability``.
 from __future__ import annotations
 
 import csv
+import functools
 import gzip
 import json
 import os
 import re
-import resource
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import conftest
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import refused
 from sklearn.datasets import make_blobs
 
 from mtc_cli.core.errors import MtcError
@@ -80,24 +82,8 @@ FAST = ["--set", "references=2", "--set", "clest_references=1", "--set", "clest_
         "--splits", "2"]
 
 
-def mtc(*args, cwd, memory_gib: float = 4, timeout: float = 240):
-    """A real ``mtc`` process, its address space limited to ``memory_gib``."""
-    limit = int(memory_gib * 2**30)
-
-    def cap():
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-    return subprocess.run([sys.executable, "-m", "mtc_cli.cli", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, timeout=timeout, preexec_fn=cap)
-
-
-def one_line_error(proc, out: Path) -> str:
-    """The error line of a refused run: exit status 2, one line, nothing written."""
-    lines = proc.stderr.strip().splitlines()
-    assert proc.returncode == 2, (proc.returncode, proc.stderr[-800:])
-    assert len(lines) == 1 and lines[0].startswith("mtc: error:"), proc.stderr[-800:]
-    assert not out.exists()
-    return lines[0]
+#: a real ``mtc`` process, its address space limited to 4 GiB unless a test says otherwise
+mtc = functools.partial(conftest.mtc, memory_gib=4)
 
 
 def blobs(path: Path, scale: float = 1.0) -> Path:
@@ -141,7 +127,7 @@ def test_values_beyond_float_range_are_one_line(tmp_path, model, scale):
     distances of 0; with --standardize they run."""
     data = blobs(tmp_path / "scaled.csv", scale)
     proc = mtc("select", data, "--model", model, "--out", tmp_path / "out", cwd=tmp_path)
-    line = one_line_error(proc, tmp_path / "out")
+    line = refused(proc, tmp_path / "out")
     assert ("overflow" if scale > 1 else "underflow") in line and "--standardize" in line
     if model == "gmm":  # the way out works (its numbers: tests/core/test_user_data.py)
         done = mtc("select", data, "--model", "gmm", "--standardize", "--k", "1..4", "--criteria",
@@ -194,7 +180,7 @@ def test_damaged_files_are_one_line(tmp_path, case):
     (tmp_path / name).write_bytes(content)
     start = time.monotonic()
     proc = mtc("select", name, "--out", tmp_path / "out", cwd=tmp_path, memory_gib=1)
-    assert part in one_line_error(proc, tmp_path / "out")
+    assert part in refused(proc, tmp_path / "out")
     assert time.monotonic() - start < 30
 
 
@@ -204,7 +190,7 @@ def test_a_full_gmm_too_large_for_memory_is_one_line(tmp_path):
     np.save(tmp_path / "wide.npy", np.random.default_rng(0).normal(size=(5, 100_000)))
     proc = mtc("select", "wide.npy", "--model", "gmm", "--out", tmp_path / "out", cwd=tmp_path,
                memory_gib=2)
-    line = one_line_error(proc, tmp_path / "out")
+    line = refused(proc, tmp_path / "out")
     assert "149 GiB" in line and "covariance_type=diag" in line and "resume" not in line
 
 
@@ -246,7 +232,7 @@ def test_a_symlink_loop_is_named(tmp_path):
                        ("dangling.csv", "broken symbolic link to nowhere.csv"),
                        ("missing.csv", "file not found")):
         proc = mtc("select", name, "--out", tmp_path / "out", cwd=tmp_path)
-        assert part in one_line_error(proc, tmp_path / "out")
+        assert part in refused(proc, tmp_path / "out")
     proc = mtc("run", "loop_a.csv", cwd=tmp_path)
     assert proc.returncode == 2 and "symbolic link loop" in proc.stderr
 

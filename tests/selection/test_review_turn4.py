@@ -10,15 +10,18 @@ checks that the map is complete and that every test it names runs under
 from __future__ import annotations
 
 import csv
+import functools
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import conftest
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import finished, refused
 from PIL import Image
 from sklearn.datasets import make_blobs
 
@@ -78,26 +81,8 @@ FAST = ["--splits", "3", "--set", "references=2", "--set", "clest_references=1",
         "--set", "clest_splits=2"]
 
 
-def mtc(*args, cwd, timeout: float = 600, stdin=None):
-    return subprocess.run([sys.executable, "-m", "mtc_cli.cli", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, timeout=timeout, stdin=stdin)
-
-
-def finished(proc):
-    """A run that answered: exit status 0, no traceback."""
-    assert proc.returncode == 0, proc.stderr[-1500:]
-    assert "Traceback" not in proc.stderr
-    return proc
-
-
-def refused(proc, out: Path | None = None) -> str:
-    """A refusal: exit status 2, one line on stderr, nothing written."""
-    lines = proc.stderr.strip().splitlines()
-    assert proc.returncode == 2, (proc.returncode, proc.stderr[-800:])
-    assert len(lines) == 1 and lines[0].startswith("mtc: error:"), proc.stderr[-800:]
-    if out is not None:
-        assert not out.exists()
-    return lines[0]
+#: a real ``mtc`` process, given up to 10 minutes
+mtc = functools.partial(conftest.mtc, timeout=600)
 
 
 def blobs_csv(path: Path, n: int, d: int = 2, centers: int = 2, seed: int = 5,

@@ -5,7 +5,8 @@ Sect. 4.2 of Frank et al. 2011).
 With the rows and columns permuted so that the held-out block comes first,
 X = [[A, B], [C, D]], A the p × q held-out block. The rank-k SVD of D predicts A by
 Â_k = B (D_k)⁺ C; the error of rank k is ‖A − Â_k‖²_F. Random permutations give several
-error curves; the rank with the lowest median error is selected.
+error curves; the rank with the lowest median error is selected (``mtc select``'s reader of
+the curves, the ``bicross`` criterion of :mod:`mtc_cli.selection.criteria`).
 """
 
 from __future__ import annotations
@@ -65,8 +66,3 @@ def bicross_validation(X: np.ndarray, rng: np.random.Generator, *, holdout: floa
               for _ in range(permutations)]
     k = min(len(c) for c in curves)
     return np.array([c[:k] for c in curves])
-
-
-def select_rank(curves: np.ndarray) -> int:
-    """The rank with the lowest median error over permutations (ties: smallest rank)."""
-    return int(np.argmin(np.median(curves, axis=0))) + 1

@@ -4,7 +4,8 @@ threshold for singular values is 4/√3", IEEE Trans. Inf. Theory 60(8):5040–5
 An m × n matrix Y = X + σZ, Z with i.i.d. standard entries, β = min(m, n)/max(m, n). The
 AMSE-optimal hard threshold keeps the singular values of Y above
 τ = λ*(β)·√max(m, n)·σ when σ is known, and above τ = ω(β)·y_med when it is not, y_med the
-median singular value of Y. The selected rank is the number of singular values above τ.
+median singular value of Y. The selected rank is the number of singular values above τ
+(``mtc select`` counts the ratios s_k/τ above 1: the ``gavish_donoho`` criterion).
 """
 
 from __future__ import annotations
@@ -79,14 +80,6 @@ def omega(beta):
     return lambda_star(beta) / np.sqrt(marchenko_pastur_median(beta))
 
 
-def omega_approx(beta):
-    """ω(β) ≈ 0.56β³ − 0.95β² + 1.82β + 1.43, Gavish & Donoho's cubic approximation of
-    :func:`omega` (2014, below eq. 4)."""
-    b = _beta_array(beta)
-    out = ((0.56 * b - 0.95) * b + 1.82) * b + 1.43
-    return float(out) if out.ndim == 0 else out
-
-
 def threshold(singular_values, shape) -> float:
     """τ = ω(β)·median(s) for the singular values s of an m × n matrix (unknown noise level;
     Gavish & Donoho 2014, eq. 4, with the exact ω). ``singular_values`` must hold all
@@ -98,16 +91,3 @@ def threshold(singular_values, shape) -> float:
                          f"got {s.size}")
     return float(omega(beta) * np.median(s))
 
-
-def rank(singular_values, shape) -> int:
-    """The number of singular values strictly above :func:`threshold` (0 for a zero matrix)."""
-    s = np.asarray(singular_values, dtype=np.float64).ravel()
-    return int(np.sum(s > threshold(s, shape)))
-
-
-def matrix_rank(X) -> int:
-    """:func:`rank` of the matrix X, from its singular values (numpy SVD)."""
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError(f"expected a 2-D matrix, got shape {X.shape}")
-    return rank(np.linalg.svd(X, compute_uv=False), X.shape)

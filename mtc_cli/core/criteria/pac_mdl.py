@@ -39,11 +39,6 @@ def log_bucket(m, n, a, b) -> np.ndarray:
     return hypergeom.logcdf(a, m + n, m, a + b)
 
 
-def bucket(m, n, a, b) -> np.ndarray:
-    """Bucket(m, n, a, b) of Sect. 2 (see :func:`log_bucket`, which it exponentiates)."""
-    return np.exp(log_bucket(m, n, a, b))
-
-
 def bmax_log(m, n, a, log_delta) -> np.ndarray:
     """bmax(m, n, a, δ) = max{b : Bucket(m, n, a, b) ≥ δ} (Sect. 2), with δ given as ln δ
     so that δ / 2^|σ| never underflows.

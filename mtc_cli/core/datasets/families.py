@@ -18,10 +18,9 @@ clusters' densities cross about s standard deviations from each; s = 2 is taken 
 
 The shapes are resolvable by a random half of their points (checked by single linkage on
 halves in ``tests/core/test_families.py``): two rings of radii 1 and 3 with points in
-proportion to the radius (the three rings of radii 1, 2, 3 and 133 points each of
-:mod:`shapes` are not: in a half, the largest gaps along the outer ring exceed the gap
-between rings; nor are its spirals), and moons, spirals and chain links with less noise
-and more points than :mod:`shapes` gives them.
+proportion to the radius (three rings of radii 1, 2, 3 and 133 points each are not: in a
+half, the largest gaps along the outer ring exceed the gap between rings), and moons,
+spirals and chain links with noise low enough and points enough for it.
 
 ``scenes`` and ``symmetric`` hold groups a person counts at a glance. Their separation rule
 (:func:`separation`): the smallest distance between points of two different groups is at
@@ -43,7 +42,6 @@ import zlib
 import numpy as np
 
 from mtc_cli.core.datasets import milligan_cooper as mc
-from mtc_cli.core.datasets.shapes import embedded
 
 #: family → what it is (the league's families, in order)
 FAMILIES = {
@@ -108,6 +106,7 @@ SPIRAL_TURNS, SPIRAL_NOISE = 1.25, 0.04
 CHAIN_NOISE = 0.07
 ANISO_SEP, ANISO_AXIS, ANISO_RATIO = (2.5, 3.5), (3.0, 6.0), 2.0
 EMBED_DIMS = 10
+EMBED_NOISE = 0.1             # shapes embedded: the noise dims' sd / the shape's mean sd
 
 #: scenes and symmetric: the smallest distance between points of two different groups is at
 #: least SEPARATION times the largest ε of a group, ε its connectivity scale (its minimum
@@ -259,6 +258,14 @@ def background(rng: np.random.Generator, X: np.ndarray, labels: np.ndarray,
     y2 = np.concatenate([labels, np.full(m, -1, dtype=np.int64)])
     perm = rng.permutation(len(X2))
     return X2[perm], y2[perm]
+
+
+def embedded(rng: np.random.Generator, X: np.ndarray, dims: int = EMBED_DIMS,
+             noise: float = EMBED_NOISE) -> np.ndarray:
+    """X with ``dims − d`` noise dimensions appended (Gaussian, sd ``noise`` times the mean
+    sd of X's coordinates), the whole randomly rotated."""
+    extra = rng.normal(0, noise * float(X.std(axis=0).mean()), (len(X), dims - X.shape[1]))
+    return np.hstack([X, extra]) @ mc.random_rotation(rng, dims).T
 
 
 def _seed(rng: np.random.Generator) -> int:
@@ -427,8 +434,8 @@ def scene_group(rng: np.random.Generator, kind: str, m: int, extent: float,
 
 
 def _with_noise_dims(rng: np.random.Generator, parts, dims: int, sd: float) -> list:
-    """Each group with dims − d columns of N(0, sd²) appended (as :func:`shapes.embedded`
-    does, before its rotation): drawn before the groups are placed, so that the separation
+    """Each group with dims − d columns of N(0, sd²) appended (as :func:`embedded` does,
+    before its rotation): drawn before the groups are placed, so that the separation
     rule holds in all dims."""
     return [np.hstack([p, rng.normal(0.0, sd, (len(p), dims - p.shape[1]))]) for p in parts]
 

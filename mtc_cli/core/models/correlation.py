@@ -271,9 +271,3 @@ def transfer_labels(X21: np.ndarray, labels1: np.ndarray, k: int) -> np.ndarray:
     """Eq. 9 of Frank et al. 2011: each node i′ of graph 2 joins the cluster of the
     graph-1 solution with the smallest H(i′, s_v) (eq. 10); ties to the lowest index."""
     return cluster_distances(X21, labels1, k).argmin(axis=1)
-
-
-def transfer_cost(X2: np.ndarray, X21: np.ndarray, labels1: np.ndarray, k: int) -> float:
-    """MTC for correlation clustering: eq. 8 on graph 2 of the graph-1 solution
-    transferred by eqs. 9–10."""
-    return disagreement_cost(X2, transfer_labels(X21, labels1, k))

@@ -33,16 +33,10 @@ def fit(X: np.ndarray) -> SvdSolution:
     return SvdSolution(U, s, Vt)
 
 
-def reconstruction(solution: SvdSolution, k: int) -> np.ndarray:
-    """U_k S_k V_kᵀ: the best rank-k approximation of X in Frobenius norm (Eckart–Young)."""
-    if not 1 <= k <= solution.rank:
-        raise ValueError(f"rank k={k} outside 1..{solution.rank}")
-    return (solution.U[:, :k] * solution.s[:k]) @ solution.Vt[:k]
-
-
 def reconstructions(solution: SvdSolution) -> Iterator[np.ndarray]:
-    """U_k S_k V_kᵀ for k = 1..r in turn, each the previous plus the rank-1 term
-    s_k u_k v_kᵀ (one outer product per rank, no refactorization)."""
+    """U_k S_k V_kᵀ, the best rank-k approximation of X in Frobenius norm (Eckart–Young),
+    for k = 1..r in turn, each the previous plus the rank-1 term s_k u_k v_kᵀ (one outer
+    product per rank, no refactorization)."""
     Xk = np.zeros((solution.U.shape[0], solution.Vt.shape[1]))
     for k in range(solution.rank):
         Xk = Xk + np.outer(solution.U[:, k] * solution.s[k], solution.Vt[k])
