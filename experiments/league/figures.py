@@ -14,7 +14,7 @@ SHOWN = 14
 
 
 def plot(exp, rows, summary, p: Params, outdir) -> list:
-    return [plot_league(pd.read_csv(Path(outdir) / "league.csv"),
+    return [plot_league(pd.read_csv(Path(outdir) / "summary.csv"),
                         Path(outdir) / "league.png")]
 
 

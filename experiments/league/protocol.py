@@ -27,7 +27,8 @@ PROBE = "probe"
 class Params:
     families: list[str] = param(list(FAMILIES), help="the families of data sets",
                                 choices=list(FAMILIES))
-    sets: int = param(16, help="data sets per synthetic family", min=1)
+    sets: int = param(16, help="data sets per synthetic family (scenes: scene_sets)", min=1)
+    scene_sets: int = param(48, help="data sets of the scenes family", min=1)
     real: list[str] = param(list(real_sets.REAL_SETS), help="the real data sets (each raw "
                             "and z-scored)", choices=list(real_sets.REAL_SETS))
     data_seed: int = param(2027, help="the seed the synthetic families are drawn from",
@@ -51,7 +52,8 @@ def datasets(p: Params) -> list[dict]:
     of each synthetic family (:mod:`mtc_cli.core.datasets.families`), and each real set raw
     and z-scored (:mod:`mtc_cli.core.datasets.real_sets`)."""
     out = [d for f in p.families if f != "real"
-           for d in families.designs(f, p.sets, p.data_seed)]
+           for d in families.designs(f, p.scene_sets if f == "scenes" else p.sets,
+                                     p.data_seed)]
     if "real" in p.families:
         out += [d for d in real_sets.designs() if d["name"] in p.real]
     return out
@@ -69,22 +71,32 @@ def data(design: dict) -> tuple[np.ndarray, np.ndarray, int]:
     return _data(json.dumps(design, sort_keys=True))
 
 
-def probe(X: np.ndarray, sizes) -> list[dict]:
-    """The rows of a data set's probe: HDBSCAN's own number of clusters (scikit-learn's
+def probe(X: np.ndarray, sizes, k_max: int, rng: np.random.Generator) -> list[dict]:
+    """The rows of a data set's probe — what the tests of k = 1 of the catalog measure of the
+    data, as ``mtc select`` measures them (:class:`mtc_cli.selection.answer.Measuring`, its
+    generators here the task's): HDBSCAN's own number of clusters (scikit-learn's
     ``HDBSCAN``, excess of mass, at each ``min_cluster_size``; 1 where every object is
-    noise) and Hartigan's dip test of the first principal component
-    (:func:`mtc_cli.core.criteria.dip.dip_pvalue`): ``score`` its p-value."""
-    from mtc_cli.core.criteria.dip import dip_pvalue
+    noise; on at most 2 000 objects, as the test), Hartigan's dip test of the first
+    principal component (``score`` its p-value), dip-means' share of split viewers
+    (``dip_means``), and SigClust's p at every k = 2..``k_max`` (``sigclust``)."""
     from mtc_cli.core.criteria.hdbscan_count import hdbscan_count
-    from mtc_cli.selection.projection import pca_2d
+    from mtc_cli.selection.answer import Measuring
+    from mtc_cli.selection.catalog import GATES
 
+    seed = format(int(rng.integers(2**48)), "012x")
+    measuring = Measuring(X, seed, {}, None)
     rows = []
     for m in sizes:
-        found, noise = hdbscan_count(X, int(m))
+        found, noise = hdbscan_count(measuring.sample(), int(m))
         rows.append({"criterion": f"hdbscan_{m}", "k": max(found, 1), "score": found,
                      "noise": noise})
-    dip, p_value = dip_pvalue(pca_2d(X)[:, 0])
-    return rows + [{"criterion": "dip", "k": np.nan, "score": p_value, "dip": dip}]
+    rows.append({"criterion": "dip", "k": np.nan, "score": measuring("dip", 1, None)})
+    rows.append({"criterion": "dip_means", "k": np.nan,
+                 "score": measuring("dip_means", 1, None)})
+    level = GATES["sigclust"].param
+    rows += [{"criterion": "sigclust", "k": k, "score": measuring("sigclust", k, level)}
+             for k in range(2, k_max + 1)]
+    return rows
 
 
 class LeagueProtocol(Experiment):
@@ -113,7 +125,8 @@ class LeagueProtocol(Experiment):
         out = []
         for d in datasets(p):
             out += [{"design": d, "model": m, **options} for m in p.models]
-            out.append({"design": d, "model": PROBE, "hdbscan_sizes": list(p.hdbscan_sizes)})
+            out.append({"design": d, "model": PROBE, "hdbscan_sizes": list(p.hdbscan_sizes),
+                    "k_max": p.k_max})
         return out
 
     def run_task(self, task: dict, rng: np.random.Generator) -> list[dict]:
@@ -122,14 +135,15 @@ class LeagueProtocol(Experiment):
         base = {"dataset": design["id"], "model": task["model"], "family": design["family"],
                 "true_k": true_k, "n": X.shape[0], "d": X.shape[1]}
         if task["model"] == PROBE:
-            return [{**base, **r} for r in probe(X, task["hdbscan_sizes"])]
+            return [{**base, **r} for r in probe(X, task["hdbscan_sizes"], task["k_max"],
+                                                 rng)]
         # HDBSCAN's own count is the probe's, at every min_cluster_size
         criteria = [c for c in applicable(task["model"]) if c != "hdbscan_count"]
         s = make_settings(task["model"], (1, task["k_max"]), criteria, n=len(X), d=X.shape[1],
                           **{k: task[k] for k in ("splits", "references", "clest_references",
                                                   "clest_splits")})
         rows = engine.run(X, s, task["select_seed"])
-        summary, _ = choice.summarize(rows, s)
+        summary, curves = choice.summarize(rows, s)
         out = [{**base, "criterion": c, "k": k,
                 "score": abs(k - true_k) if np.isfinite(k) else np.nan}
                for c, k in zip(summary["criterion"], summary["selected_k"], strict=True)]
@@ -138,5 +152,9 @@ class LeagueProtocol(Experiment):
         uniform = by_k["score"].mean() / by_k["random"].mean()
         out += [{**base, "criterion": "s_perm", "k": int(k), "score": float(v)}
                 for k, v in auto.normalised_stability(rows).items()]
+        gap = curves[curves["criterion"] == "gap"]
+        out += [{**base, "criterion": "gap_curve", "k": int(k), "score": float(v),
+                 "se": float(v - lo)}
+                for k, v, lo in zip(gap["k"], gap["value"], gap["lo"], strict=True)]
         return out + [{**base, "criterion": "s_rand", "k": int(k), "score": float(v)}
                       for k, v in uniform.items() if np.isfinite(v)]

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -22,11 +23,12 @@ import pandas as pd
 from experiments.league import vote_fit
 from experiments.league.protocol import FAMILIES, PROBE, Params
 from mtc_cli.selection import voting
-from mtc_cli.selection.answer import AnswerRule, Evidence
+from mtc_cli.selection.answer import AnswerRule, Facts
+from mtc_cli.selection.catalog import GATES
 from mtc_cli.selection.voting import VoteRule
 
 #: the rows that are curves, not choices
-CURVES = ("s_perm", "s_rand")
+CURVES = ("s_perm", "s_rand", "gap_curve")
 #: the significance levels of the dip test tried as the test of k = 1
 DIP_LEVELS = (0.01, 0.05, 0.1)
 
@@ -46,6 +48,9 @@ class Election:
     curves: dict = field(default_factory=dict)    # model → Series over k
     counts: dict = field(default_factory=dict)    # min_cluster_size → k
     dip_p: float = np.nan
+    dip_means: float = np.nan                     # dip-means' share of split viewers
+    sigclust: dict = field(default_factory=dict)  # k → SigClust's p
+    gap: dict = field(default_factory=dict)       # model → its gap curve (k, value, lo)
 
 
 def elections(rows: pd.DataFrame, k_hi: int) -> list[Election]:
@@ -56,12 +61,21 @@ def elections(rows: pd.DataFrame, k_hi: int) -> list[Election]:
         e = Election(dataset, family, int(true_k), k_hi)
         for model, m in g.groupby("model", sort=False):
             if model == PROBE:
-                for c, k in zip(m["criterion"], m["k"], strict=True):
+                for c, k, v in zip(m["criterion"], m["k"], m["score"], strict=True):
                     if c.startswith("hdbscan_"):
                         e.counts[int(c.split("_")[1])] = float(k)
-                dip = m.loc[m["criterion"] == "dip", "score"]
-                e.dip_p = float(dip.iloc[0]) if len(dip) else np.nan
+                    elif c == "dip":
+                        e.dip_p = float(v)
+                    elif c == "dip_means":
+                        e.dip_means = float(v)
+                    elif c == "sigclust":
+                        e.sigclust[int(k)] = float(v)
                 continue
+            gap = m[m["criterion"] == "gap_curve"]
+            if len(gap):
+                e.gap[model] = pd.DataFrame({"criterion": "gap", "k": gap["k"].astype(int),
+                                             "value": gap["score"],
+                                             "lo": gap["score"] - gap["se"]})
             picks = m[~m["criterion"].isin(CURVES)]
             e.choices[model] = dict(zip(picks["criterion"], picks["k"].astype(float),
                                         strict=True))
@@ -80,9 +94,44 @@ def _choices_frame(es: list[Election], model: str) -> pd.DataFrame:
                          for c, k in e.choices[model].items()])
 
 
-def evidence(e: Election) -> Evidence:
-    """What an answer reads of a data set (:class:`mtc_cli.selection.answer.Evidence`)."""
-    return Evidence(e.choices, e.k_hi, e.curves, {"dip": e.dip_p})
+def facts(e: Election, models=None) -> Facts:
+    """What an answer reads of a data set (:class:`mtc_cli.selection.answer.Facts`), of the
+    algorithms ``models`` (default: all): the tests of k = 1 read the probe's statistics,
+    and the choices and gap curve of the algorithm they test (k-means) as in a selection.
+    Made once per data set and algorithms."""
+    key = (id(e), None if models is None else tuple(models))
+    if key not in _FACTS:
+        _FACTS[key] = (_facts(e, models), e)
+    return _FACTS[key][0]
+
+
+#: (the data set's id, the algorithms) → (its facts, the data set: kept, its id is the key)
+_FACTS: dict = {}
+
+
+def _facts(e: Election, models) -> Facts:
+    choices = e.choices if models is None else {m: e.choices[m] for m in models
+                                                if m in e.choices}
+    tested = "kmeans" if "kmeans" in e.choices else next(iter(e.choices), None)
+    seen = SimpleNamespace(choices=e.choices.get(tested, {}),
+                           curves=e.gap.get(tested, pd.DataFrame(columns=["criterion", "k",
+                                                                          "value", "lo"])),
+                           stability=e.curves)
+    stored = {"dip": lambda k, p: e.dip_p, "dip_means": lambda k, p: e.dip_means,
+              "hdbscan": lambda k, p: e.counts.get(int(p), np.nan),
+              "sigclust": lambda k, p: e.sigclust.get(int(k), np.nan)}
+
+    done: dict = {}
+
+    def measure(test, k, param, model=None):
+        gate = GATES[test]
+        key = (test, k if gate.at_k else None, param, model if gate.per_model else None)
+        if key not in done:
+            done[key] = (stored[test](k, param) if test in stored
+                         else gate.measure(seen, k, param, model))
+        return done[key]
+
+    return Facts(choices, e.k_hi, e.curves, measure)
 
 
 # --- the candidates -------------------------------------------------------------------------
@@ -112,7 +161,7 @@ class Candidate:
         """What the candidate is, as the answer rule would ship it: ``model`` (an algorithm,
         ``auto`` or ``hdbscan_count``), ``winner`` (auto's rule), ``k1_test``, ``k1_level``."""
         return {"model": getattr(self, "model", ""), "winner": "", "k1_test": "none",
-                "k1_level": np.nan}
+                "k1_level": np.nan, "count_use": "none", "count_size": np.nan}
 
     def fit(self, train: list[Election]):
         return None
@@ -139,8 +188,14 @@ BEFORE = Path(__file__).with_name("vote_rule_before.csv")
 
 def rule_before(model: str, criteria: list[str]) -> VoteRule:
     """The rule ``mtc select`` applied to ``model`` before this league
-    (:func:`mtc_cli.selection.voting.rule_for` with the rules of :data:`BEFORE`)."""
-    return voting.rule_for(model, criteria, table=_before())
+    (:func:`mtc_cli.selection.voting.rule_for` with the rules of :data:`BEFORE`), one object
+    per model and criteria."""
+    return _rule_before(model, tuple(criteria))
+
+
+@cache
+def _rule_before(model: str, criteria: tuple) -> VoteRule:
+    return voting.rule_for(model, list(criteria), table=_before())
 
 
 @cache
@@ -148,12 +203,30 @@ def _before() -> pd.DataFrame:
     return pd.read_csv(BEFORE)
 
 
+def test_words(test: str, param) -> str:
+    """A test of k = 1 with its parameter, as a candidate's name says it."""
+    if test == "dip":
+        return f"dip p > {param:g}"
+    if test == "hdbscan":
+        return f"HDBSCAN {param:g} finds ≤ 1"
+    if test == "sigclust":
+        return f"SigClust p > {param:g}"
+    if test == "gap_at_k":
+        return "gap at k̂" if param == 1 else f"gap at k̂ ({param:g} s.e.)"
+    if test == "stability":
+        return f"S/S_perm at k̂ > {param:g}"
+    return "dip-means" if test == "dip_means" else test
+
+
 class Answering(Candidate):
     """An answer ``mtc select`` can ship, as it ships it
     (:class:`mtc_cli.selection.answer.AnswerRule`: one algorithm's vote or ``auto``, with
     or without a test of k = 1), with each algorithm's vote by ``votes``: ``plurality``,
     ``today`` (the rule mtc shipped before this league, :func:`rule_before`) or ``fitted``
-    (:func:`experiments.league.vote_fit.fit_rule` on the training families)."""
+    (:func:`experiments.league.vote_fit.fit_rule` on the training families). The vote
+    before the tests of k = 1 (:meth:`~mtc_cli.selection.answer.AnswerRule.elect`) is
+    shared by every candidate that differs only in its tests (the data set's
+    :class:`~mtc_cli.selection.answer.Facts` keep it)."""
 
     def __init__(self, rule: AnswerRule, votes: str, criteria: dict, models: list[str]):
         self.rule, self.votes, self.models = rule, votes, models
@@ -161,9 +234,10 @@ class Answering(Candidate):
         self.kind = "gated" if rule.tests else "auto" if rule.model == "auto" else "vote"
         name = (f"auto · {rule.winner} · votes {votes}" if rule.model == "auto"
                 else f"{rule.model} · vote ({votes})")
+        if rule.count_use != "none":
+            name += f" · count {rule.count_use} ({rule.count_size})"
         if rule.tests:
-            name += " | k = 1 by " + " and ".join(
-                f"dip p > {rule.k1_level:g}" if t == "dip" else t for t in rule.tests)
+            name += " | k = 1 by " + " and ".join(test_words(t, p) for t, p in rule.tests)
         self.name = name
         read = models if rule.model == "auto" else [rule.model]
         self.fixed = ({m: voting.PLURALITY for m in read} if votes == "plurality" else
@@ -171,9 +245,13 @@ class Answering(Candidate):
                       else None)
 
     def spec(self):
+        levels = [p for t, p in self.rule.tests if t == "dip"]
         return {"model": self.rule.model, "winner": self.rule.winner if self.model == "auto"
                 else "", "k1_test": self.rule.k1_test,
-                "k1_level": self.rule.k1_level if "dip" in self.rule.tests else np.nan}
+                "k1_level": levels[0] if levels else np.nan,
+                "count_use": self.rule.count_use,
+                "count_size": self.rule.count_size if self.rule.count_use != "none"
+                else np.nan}
 
     def fit(self, train):
         if not self.fitted:
@@ -182,11 +260,8 @@ class Answering(Candidate):
         return {m: _fitted_rule(m, train) for m in read}
 
     def answer(self, e, params):
-        ev = evidence(e)
-        if self.rule.model == "auto":
-            ev = Evidence({m: e.choices[m] for m in self.models if m in e.choices}, e.k_hi,
-                          e.curves, ev.measures)
-        return self.rule.decide(ev, params).k
+        models = self.models if self.rule.model == "auto" else None
+        return self.rule.decide(facts(e, models), params).k
 
 
 class HdbscanCount(Candidate):
@@ -238,12 +313,23 @@ def answers(candidates: list[Candidate], es: list[Election]) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+#: the family of data sets of one group
+ONE = "one_cluster"
+#: the most false "no groups" on the real family (raw and z-scored counted apart), and the
+#: least share of the one-cluster family answered 1, for an answer mtc ships
+REAL_FALSE_ONES, ONE_ANSWERED_ONE = 1 / 20, 0.9
+
+
 def league(a: pd.DataFrame) -> pd.DataFrame:
     """Per candidate: per family the share recovered leave one family out (in sample for
-    the unfitted) and the mean over families, in sample and out; the mean |k̂ − k| per
-    family (``error_<family>``, over the data sets answered) and over families; the false
-    alarms of k = 1 (``false_alarms``: the share of the data sets with groups answered 1,
-    per family, averaged over the families); the data sets without an answer; best first."""
+    the unfitted) and the mean over families, in sample and out, and over the families with
+    groups (``recovered_groups``); the mean |k̂ − k| per family (``error_<family>``, over the
+    data sets answered) and over families; per family the share answered 1
+    (``ones_<family>``: false "no groups" on a family with groups, the right answer on the
+    one-cluster family), on the real family raw and z-scored apart (``ones_real_raw``,
+    ``ones_real_z``); their mean over the families with groups (``false_alarms``); which of
+    the bounds of a shipped answer hold (:func:`bounds`); the data sets without an answer;
+    best first."""
     a = a.assign(hit=a["k"] == a["true_k"], hit_lofo=a["k_lofo"] == a["true_k"],
                  err=(a["k_lofo"] - a["true_k"]).abs(), one=a["k_lofo"] == 1)
     fams = [f for f in FAMILIES if f in set(a["family"])]
@@ -251,31 +337,93 @@ def league(a: pd.DataFrame) -> pd.DataFrame:
                         aggfunc="mean")[fams]
     err = a.pivot_table(index="candidate", columns="family", values="err", aggfunc="mean",
                         dropna=False).reindex(columns=fams).add_prefix("error_")
+    ones = a.pivot_table(index="candidate", columns="family", values="one",
+                         aggfunc="mean").reindex(columns=fams).add_prefix("ones_")
+    real = a[a["family"] == "real"]
+    variant = real["dataset"].str.rsplit("-", n=1).str[-1]
+    ones_real = real.assign(variant="ones_real_" + variant).pivot_table(
+        index="candidate", columns="variant", values="one", aggfunc="mean")
     per = a.groupby(["candidate", "family"], sort=False)
+    grouped = a[a["family"] != ONE].groupby(["candidate", "family"], sort=False)
     means = pd.DataFrame({
         "recovered_lofo": per["hit_lofo"].mean().groupby("candidate").mean(),
         "recovered_in_sample": per["hit"].mean().groupby("candidate").mean(),
+        "recovered_groups": grouped["hit_lofo"].mean().groupby("candidate").mean(),
         "mean_abs_error": per["err"].mean().groupby("candidate").mean(),
+        "error_groups": grouped["err"].mean().groupby("candidate").mean(),
         "false_alarms": a[a["true_k"] >= 2].groupby(["candidate", "family"], sort=False)[
             "one"].mean().groupby("candidate").mean(),
         "no_answer": a.groupby("candidate")["k_lofo"].apply(lambda k: int(k.isna().sum()))})
     info = a.drop_duplicates("candidate").set_index("candidate")[
-        ["kind", "fitted", "model", "winner", "k1_test", "k1_level"]]
-    out = info.join(means).join(fam).join(err).reset_index()
+        ["kind", "fitted", "model", "winner", "k1_test", "k1_level", "count_use",
+         "count_size"]]
+    out = info.join(means).join(fam).join(err).join(ones).join(ones_real).reset_index()
+    out = pd.concat([out, bounds(out)], axis=1)
     return out.sort_values(["recovered_lofo", "mean_abs_error"], ascending=[False, True],
                            kind="stable").reset_index(drop=True)
 
 
+def bounds(table: pd.DataFrame) -> pd.DataFrame:
+    """Which bounds of an answer mtc ships hold for each candidate (a row of
+    :func:`league`'s table): ``no_false_ones`` — no data set with groups answered 1 on any
+    synthetic family; ``real_false_ones`` — at most :data:`REAL_FALSE_ONES` of the real
+    family's sets answered 1, raw and z-scored each; ``one_cluster_ones`` — at least
+    :data:`ONE_ANSWERED_ONE` of the one-cluster family answered 1; ``tier``: 1 where all
+    hold, 2 where the first two do, 3 where the first does, 4 otherwise."""
+    synthetic = [c for c in table.columns if c.startswith("ones_") and c not in
+                 (f"ones_{ONE}", "ones_real", "ones_real_raw", "ones_real_z")]
+    first = (table[synthetic].fillna(0) == 0).all(axis=1)
+    real = [c for c in ("ones_real_raw", "ones_real_z") if c in table.columns]
+    second = (table[real].fillna(0) <= REAL_FALSE_ONES + 1e-12).all(axis=1)
+    third = (table[f"ones_{ONE}"] >= ONE_ANSWERED_ONE - 1e-12 if f"ones_{ONE}" in table
+             else pd.Series(True, index=table.index))
+    tier = np.where(first & second & third, 1, np.where(first & second, 2,
+                                                        np.where(first, 3, 4)))
+    return pd.DataFrame({"no_false_ones": first, "real_false_ones": second,
+                         "one_cluster_ones": third, "tier": tier}, index=table.index)
+
+
+#: the tests of k = 1 the league tries alone and in pairs, and of which it tries every three
+#: of :data:`TRIPLES`
+TESTS = ("dip@0.01", "dip@0.05", "dip_means", "hdbscan@10", "hdbscan@20", "hdbscan@50",
+         "stability@0.05", "stability@0.07", "stability@0.1", "gap", "gap_at_k",
+         "sigclust@0.05", "clest", "duda_hart")
+TRIPLES = ("dip@0.01", "dip_means", "hdbscan@20", "hdbscan@50", "stability@0.07", "gap_at_k",
+           "sigclust@0.05")
+#: auto's winner rules the league tries with each combination of tests
+WINNERS = ("lowest", "consensus", "consensus@0.02", "consensus@0.05", "consensus_vote",
+           "consensus_vote@0.02")
+
+
+def combinations() -> list[str]:
+    """Every test of :data:`TESTS`, every pair of tests of two kinds, every three of
+    :data:`TRIPLES`, as ``k1_test`` strings."""
+    from itertools import combinations as subsets
+
+    def kind(t):
+        return t.partition("@")[0]
+
+    pairs = [f"{a}+{b}" for a, b in subsets(TESTS, 2) if kind(a) != kind(b)]
+    return [*TESTS, *pairs, *("+".join(c) for c in subsets(TRIPLES, 3))]
+
+
 def roster(rows: pd.DataFrame, p: Params) -> list[Candidate]:
-    """Every candidate the league scores."""
+    """Every candidate the league scores: each criterion of each algorithm, each
+    algorithm's vote, ``auto`` by each winner rule, HDBSCAN's own counts, and behind tests
+    of k = 1 — today's (the gap statistic, Duda & Hart, the dip test and the dip test with
+    either) on every fitted vote and auto, and every combination of :func:`combinations`
+    on auto by each rule of :data:`WINNERS` (the consensus also with HDBSCAN's count
+    breaking its ties or its disagreements)."""
     models = [m for m in p.models if m in set(rows["model"])]
     criteria = {m: list(dict.fromkeys(rows.loc[(rows["model"] == m)
                                                & ~rows["criterion"].isin(CURVES),
                                                "criterion"]))
                 for m in models}
 
-    def answering(model, votes, winner="lowest", test="none", level=0.05):
-        return Answering(AnswerRule(model, winner, test, level), votes, criteria, models)
+    def answering(model, votes, winner="lowest", test="none", level=0.05, count="none",
+                  size=10):
+        return Answering(AnswerRule(model, winner, test, level, count, size), votes,
+                         criteria, models)
 
     out: list[Candidate] = [Criterion(m, c) for m in models for c in criteria[m]]
     out += [answering(m, r) for m in models for r in ("plurality", "today", "fitted")]
@@ -288,6 +436,15 @@ def roster(rows: pd.DataFrame, p: Params) -> list[Candidate]:
     tests = [("gap", 0.05), ("duda_hart", 0.05),
              *((t, a) for t in ("dip", "dip+gap", "dip+duda_hart") for a in DIP_LEVELS)]
     out += [answering(m, v, w, t, a) for m, v, w in bases for t, a in tests]
+    counted = [("none", 10), ("tiebreak", 10), ("disagreement", 10), ("tiebreak", 20),
+               ("disagreement", 20)]
+    autos = [(w, c, m) for w in WINNERS for c, m in (counted if w.startswith("consensus")
+                                                     and not w.startswith("consensus_vote")
+                                                     else counted[:1])]
+    out += [answering("auto", "today", w, "none", 0.05, c, m) for w, c, m in autos
+            if (w, c) != ("lowest", "none")]
+    out += [answering("auto", "today", w, t, 0.05, c, m) for w, c, m in autos
+            for t in combinations()]
     return out
 
 
@@ -299,39 +456,59 @@ def roster(rows: pd.DataFrame, p: Params) -> list[Candidate]:
 ANSWERS = ("vote", "auto", "gated")
 
 
-def answer_rule(table: pd.DataFrame, es: list[Election], sizes: list[int]) -> pd.DataFrame:
-    """The answer's rule mtc ships (``mtc_cli/selection/answer_rule.csv``): the default model
-    of the best answer (:data:`ANSWERS` counting the votes mtc can ship: the rule it shipped
-    before this league or the one fitted here) leave one family out (in :func:`league`'s
-    order: ties to the smaller mean error, then the roster's order), those votes, its winner rule
-    and the test of k = 1 of the best candidate of its kind (auto with those votes; a test
-    of k = 1 only where the best such candidate has one), and HDBSCAN's
-    ``min_cluster_size`` fitted on every family; each with why."""
+#: the bounds of :func:`bounds`, as :func:`answer_rule` says them
+BOUND_WORDS = {"no_false_ones": "no data set with groups answered 1 on a synthetic family",
+               "real_false_ones": f"at most {REAL_FALSE_ONES:.0%} of the real sets answered "
+                                  "1, raw and z-scored each",
+               "one_cluster_ones": f"at least {ONE_ANSWERED_ONE:.0%} of the one-cluster "
+                                   "family answered 1"}
+
+
+def shippable(table: pd.DataFrame) -> pd.DataFrame:
+    """The candidates mtc can ship (:data:`ANSWERS`, counting the votes it can ship: the
+    rule it shipped before this league or the one fitted here) in the order the default is
+    chosen in: the lowest tier of :func:`bounds` first — all bounds hold; else no false "no
+    groups" on the synthetic and the real families; else on the synthetic ones — then by the
+    share recovered leave one family out over the families with groups, then by the mean
+    |k̂ − k| over them (then the roster's order)."""
     ok = table[table["kind"].isin(ANSWERS) & table["candidate"].map(votes_of).notna()]
+    return ok.sort_values(["tier", "recovered_groups", "error_groups"],
+                          ascending=[True, False, True], kind="stable")
+
+
+def answer_rule(table: pd.DataFrame, es: list[Election], sizes: list[int]) -> pd.DataFrame:
+    """The answer's rule mtc ships (``mtc_cli/selection/answer_rule.csv``): the first of
+    :func:`shippable` — its model, votes, winner rule (or the first auto's of its votes),
+    test of k = 1 and use of HDBSCAN's count — HDBSCAN's ``min_cluster_size`` of the count
+    criterion fitted on every family, and which bounds hold; each with why."""
+    ok = shippable(table)
     best = ok.iloc[0]
     votes = votes_of(best["candidate"])
-    autos = ok[ok["model"] == "auto"]
-    autos = autos[autos["candidate"].map(votes_of) == votes] if votes else autos
+    autos = ok[(ok["model"] == "auto") & (ok["candidate"].map(votes_of) == votes)]
     autos = autos.iloc[0]
-    gate = best if best["k1_test"] != "none" else None
     size = HdbscanCount(None, sizes).fit(es)
 
     def why(row) -> str:
-        return (f"{row['candidate']}: {row['recovered_lofo']:.1%} averaged over the "
-                f"families, each left out of the fit it is scored on")
+        return (f"{row['candidate']}: {row['recovered_groups']:.1%} averaged over the "
+                f"families with groups, each left out of the fit it is scored on")
 
-    other = ok[ok["candidate"].map(votes_of).isin({"today", "fitted"} - {votes})]
-    votes_why = "the votes of the best answer" + (
-        f"; the best with the other votes, {why(other.iloc[0])}" if len(other) else "")
+    held = [w for b, w in BOUND_WORDS.items() if bool(best[b])]
+    missed = [w for b, w in BOUND_WORDS.items() if not bool(best[b])]
+    level = best["k1_level"] if np.isfinite(best["k1_level"]) else 0.05
+    count = best["count_use"] if isinstance(best["count_use"], str) else "none"
     rows = [("default_model", best["model"], f"the best answer, {why(best)}"),
-            ("votes", votes or "today", votes_why),
+            ("votes", votes, "the votes of the best answer"),
             ("auto_winner", autos["winner"], f"the best auto, {why(autos)}"),
-            ("k1_test", "none" if gate is None else gate["k1_test"],
-             "the best answer has no test of k = 1" if gate is None else why(gate)),
-            ("k1_level", 0.05 if gate is None or not np.isfinite(gate["k1_level"])
-             else gate["k1_level"], "the dip test's level"),
+            ("k1_test", best["k1_test"], "the best answer's test of k = 1"),
+            ("k1_level", level, "the level of its tests where none is written"),
+            ("count_use", count, "how HDBSCAN's count takes part in auto's consensus"),
+            ("count_size", int(best["count_size"]) if count != "none" else 10,
+             "HDBSCAN's min_cluster_size there"),
             ("hdbscan_min_cluster_size", size, "the HDBSCAN count of the best mean over "
-             "the families")]
+             "the families (the criterion hdbscan_count)"),
+            ("bounds", int(best["tier"]),
+             "tier of the bounds it keeps (1: all): " + "; ".join(held)
+             + (f" — not: {'; '.join(missed)}" if missed else ""))]
     return pd.DataFrame(rows, columns=["key", "value", "why"])
 
 
@@ -343,47 +520,72 @@ def votes_of(candidate: str) -> str | None:
     return None
 
 
+def chosen_without(a: pd.DataFrame) -> pd.DataFrame:
+    """How the choice of the default itself does on a family it did not see: per family
+    with groups (and the one-cluster family), the candidate :func:`shippable` puts first
+    on the league of the other families (``candidate``, its ``tier`` there), and on the
+    family left out the share it recovers (``recovered``), answers 1 (``ones``) and its
+    mean |k̂ − k| (``error``). ``a``: :func:`answers`' frame. The shipped default was chosen
+    among many candidates on every family; this is the left-out score of that choice."""
+    out = []
+    for family in [f for f in FAMILIES if f in set(a["family"])]:
+        rest = shippable(league(a[a["family"] != family]))
+        best = rest.iloc[0]
+        on = a[(a["candidate"] == best["candidate"]) & (a["family"] == family)]
+        out.append({"family": family, "candidate": best["candidate"],
+                    "tier": int(best["tier"]),
+                    "recovered": float((on["k_lofo"] == on["true_k"]).mean()),
+                    "ones": float((on["k_lofo"] == 1).mean()),
+                    "error": float((on["k_lofo"] - on["true_k"]).abs().mean())})
+    return pd.DataFrame(out)
+
+
 # --- the experiment's hooks ---------------------------------------------------------------
 
-def _answers(rows: pd.DataFrame, p: Params) -> pd.DataFrame:
-    return answers(roster(rows, p), elections(rows, p.k_max))
+#: today's default (before this league's tests of k = 1), beside what the league ships
+TODAY = "auto · lowest · votes today | k = 1 by dip p > 0.01 and gap"
 
 
 def summarize(exp, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
-    """Per data set × candidate: its k (leave one family out) and the true k."""
-    a = _answers(rows, p)
-    return a.rename(columns={"k_lofo": "selected_k"}).assign(
-        criterion=a["candidate"], selected_k_q25=a["k_lofo"], selected_k_q75=a["k_lofo"],
-        n_reps=1)
+    """The league table (:func:`league`): per candidate its share recovered per family and
+    over families, its answers of 1 per family and the bounds it keeps."""
+    return league(answers(roster(rows, p), elections(rows, p.k_max)))
 
 
 def tables(exp, rows, summary, p: Params) -> dict:
-    """``league``: per candidate the share recovered per family and over families (leave
-    one family out and in sample) and the mean |k̂ − k|; ``vote_rule_fitted``: every
-    algorithm's vote fitted on every family; ``vote_rule``: the votes the answer's rule
-    counts, that one or the rule shipped before this league (:data:`BEFORE`; what mtc
-    ships, :data:`mtc_cli.selection.shipped.VOTE_FILE`);
-    ``answer_rule``: the answer's rule (:func:`answer_rule`, what mtc ships,
-    :data:`mtc_cli.selection.shipped.ANSWER_FILE`)."""
-    a = summary.rename(columns={"selected_k": "k_lofo"})
+    """``answer_rule``: the answer's rule (:func:`answer_rule`, what mtc ships,
+    :data:`mtc_cli.selection.shipped.ANSWER_FILE`); ``answers``: per data set the answer
+    of the shipped default, the best of each tier of the bounds, :data:`TODAY`'s default
+    and HDBSCAN's count (10), and the true k; ``chosen_without``: the choice of the default
+    scored on each family it did not see (:func:`chosen_without`); ``vote_rule_fitted``:
+    every algorithm's vote fitted on every family; ``vote_rule``: the votes the answer's
+    rule counts, that one or the rule shipped before this league (:data:`BEFORE`; what mtc
+    ships, :data:`mtc_cli.selection.shipped.VOTE_FILE`)."""
     es = elections(rows, p.k_max)
     models = [m for m in p.models if m in set(rows["model"])]
     rules = {m: vote_fit.fit_rule(_choices_frame(es, m)) for m in models if m != PROBE}
-    table = league(a)
-    answer = answer_rule(table, es, list(p.hdbscan_sizes))
+    answer = answer_rule(summary, es, list(p.hdbscan_sizes))
+    ok = shippable(summary)
+    reported = list(dict.fromkeys([ok["candidate"].iloc[0],
+                                   *ok.drop_duplicates("tier")["candidate"], TODAY,
+                                   "HDBSCAN count (10)"]))
+    candidates = [c for c in roster(rows, p) if c.name in reported]
     fitted = vote_fit.rule_table(rules)
     ships = answer.set_index("key").loc["votes", "value"] == "fitted"
-    return {"league": table, "vote_rule": fitted if ships else pd.read_csv(BEFORE),
+    every = [c for c in roster(rows, p) if c.kind in ANSWERS]
+    return {"answers": answers(candidates, es), "chosen_without": chosen_without(
+                answers(every, es)), "vote_rule": fitted if ships else pd.read_csv(BEFORE),
             "vote_rule_fitted": fitted, "answer_rule": answer}
 
 
 def report(exp, summary, p: Params, run_dir) -> str:
-    table = pd.read_csv(Path(run_dir) / "league.csv")
-    cols = ["candidate", "recovered_lofo", "recovered_in_sample", "mean_abs_error",
-            *[f for f in FAMILIES if f in table.columns]]
-    with pd.option_context("display.width", 250, "display.max_colwidth", 60,
+    table = shippable(pd.read_csv(Path(run_dir) / "summary.csv"))
+    cols = ["candidate", "tier", "recovered_groups", "false_alarms", f"ones_{ONE}",
+            "ones_real_raw", "ones_real_z"]
+    with pd.option_context("display.width", 250, "display.max_colwidth", 70,
                            "display.float_format", "{:.2f}".format):
-        return ("League of families (share recovered, families weighted equally; fitted "
-                "candidates leave one family out), the 40 best:\n"
-                + table[cols].head(40).to_string(index=False))
-
+        return ("League of families: the answers mtc can ship, in the order the default is "
+                "chosen (tier of the bounds kept, then the share recovered over the "
+                "families with groups, fitted candidates leaving one family out), the 30 "
+                "first:\n" + table[[c for c in cols if c in table]].head(30)
+                .to_string(index=False))

@@ -27,25 +27,63 @@ from mtc_cli.selection.shipped import answer_rule
 
 
 @dataclass(frozen=True)
-class Evidence:
+class Facts:
     """What an answer reads of one data set: per algorithm its criteria's choices
     (``choices``: model → {criterion: k}) and its S(k)/S_perm(k) (``curves``: model → a
-    Series over k; ``auto`` reads them), the largest k offered (``k_hi``) and what the tests
-    of k = 1 measure of the data (``measures``: test → value, e.g. the dip test's p)."""
+    Series over k; ``auto`` reads them), the largest k offered (``k_hi``), and
+    ``measure(test, k, param, model)``: what a test of k = 1 of the catalog measures of the
+    data at k̂ = ``k`` of the answering ``model`` (:class:`Measuring` for a selection; the
+    league's stored statistics)."""
 
     choices: dict
     k_hi: int
     curves: dict = field(default_factory=dict)
-    measures: dict = field(default_factory=dict)
+    measure: object = None
+    #: what rules computed of these facts, for others that share it (the league scores many
+    #: rules on one data set): each algorithm's vote and auto's standings, by their inputs
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
+
+
+class Measuring:
+    """What the tests of k = 1 measure of a selection's data, each once (per k̂ where it
+    depends on it): ``X`` the data, their :meth:`sample` of at most ``max_items`` objects,
+    a generator per test (:meth:`rng`, seeded by the data's ``digest``), and the choices and
+    curves of the algorithm the tests read (``choices``, ``curves``)."""
+
+    def __init__(self, X, digest: str, choices: dict, curves, max_items: int = 2000,
+                 stability: dict | None = None):
+        self.X, self.digest, self.choices, self.curves = X, digest, choices, curves
+        self.max_items, self.stability = max_items, stability or {}
+        self._done: dict = {}
+
+    def sample(self):
+        from mtc_cli.selection.criteria import reference_sample
+
+        return np.asarray(self.X[reference_sample(self.X, self.max_items)], dtype=np.float64)
+
+    def rng(self, name: str) -> np.random.Generator:
+        import zlib
+
+        return np.random.default_rng([int(self.digest[:12], 16), zlib.crc32(name.encode())])
+
+    def __call__(self, test: str, k: int, param, model: str | None = None):
+        gate = GATES[test]
+        key = (test, int(k) if gate.at_k else None, param, model if gate.per_model else None)
+        if key not in self._done:
+            self._done[key] = gate.measure(self, k, param, model)
+        return self._done[key]
 
 
 @dataclass(frozen=True)
 class Said:
-    """What the tests of k = 1 found: whether there is no group structure (all say so), and
-    in words (empty: no test)."""
+    """What the tests of k = 1 found at k̂ = ``k``: whether there is no group structure (all
+    say so), in words (empty: no test), and each test's ``evidence``
+    (:class:`~mtc_cli.core.criteria.one_group.Evidence`)."""
 
     no_structure: bool = False
     words: str = ""
+    evidence: tuple = ()
+    k: float = np.nan
 
 
 @dataclass(frozen=True)
@@ -53,8 +91,8 @@ class Decision:
     """An answer without its doubt: the ``model`` and ``k`` voted (before the test of k = 1),
     ``how`` it was reached, the runner-up (``runner_up_model``, ``runner_up_k``), each
     algorithm's tally, ``auto``'s decision table (None for one algorithm) and what the test
-    of k = 1 found (``said``); ``k`` the answer: 1 where the test finds no group
-    structure."""
+    of k = 1 found at the k voted (``said``); ``k`` the answer: 1 where the test finds no
+    group structure."""
 
     voted_model: str | None
     voted_k: float
@@ -78,36 +116,57 @@ def at_least_two(choices: dict) -> dict:
 
 @dataclass(frozen=True)
 class AnswerRule:
-    """How ``mtc select`` answers: ``model`` (an algorithm, or ``auto``: its ``winner`` rule
-    of :data:`mtc_cli.selection.auto.WINNER_RULES` among the algorithms), and the test of
-    k = 1 ``k1_test`` — ``none``, a test of the catalog, or several joined by ``+`` (all
-    must say so) — at ``k1_level`` for the tests with a level (the dip test)."""
+    """How ``mtc select`` answers: ``model`` (an algorithm, or ``auto``: its ``winner`` rule of
+    :data:`mtc_cli.selection.auto.WINNER_RULES` among the algorithms, HDBSCAN's own count at
+    ``count_size`` taking part as ``count_use`` says,
+    :data:`~mtc_cli.selection.auto.COUNT_USES`), and the test of k = 1 ``k1_test``:
+    ``none``, or tests of the catalog (:data:`mtc_cli.selection.catalog.GATES`) joined by
+    ``+``, each with its parameter after ``@`` (a level; HDBSCAN's min_cluster_size) or its
+    default (``k1_level`` for a level): "no group structure" only where every one of them
+    says so at the k voted."""
 
     model: str = "auto"
     winner: str = "lowest"
     k1_test: str = "none"
     k1_level: float = 0.05
+    count_use: str = "none"
+    count_size: int = 10
 
     def __post_init__(self):
-        unknown = [t for t in self.k1_test.split("+") if t not in GATES]
+        unknown = [t.partition("@")[0] for t in self.k1_test.split("+")
+                   if t.partition("@")[0] not in GATES]
         if self.k1_test != "none" and unknown:
             raise ValueError(f"unknown test of k = 1 {self.k1_test!r}: none, or tests of "
                              f"{', '.join(GATES)} joined by +")
+        auto.parse_rule(self.winner)
+        if self.count_use not in auto.COUNT_USES:
+            raise ValueError(f"unknown use of HDBSCAN's count {self.count_use!r}: one of "
+                             f"{', '.join(auto.COUNT_USES)}")
 
     @property
-    def tests(self) -> list[str]:
-        return [] if self.k1_test == "none" else self.k1_test.split("+")
+    def tests(self) -> list[tuple[str, float]]:
+        """(test, its parameter) of ``k1_test``."""
+        if self.k1_test == "none":
+            return []
+        out = []
+        for t in self.k1_test.split("+"):
+            name, _, param = t.partition("@")
+            gate = GATES[name]
+            default = self.k1_level if gate.param_is_level else gate.param
+            out.append((name, float(param) if param else default))
+        return out
 
     def describe(self) -> str:
         if self.tests:
-            words = {"gap": "the gap statistic's 1-s.e. rule (k-means)",
-                     "duda_hart": "Duda & Hart's test (k-means)",
-                     "dip": f"Hartigan's dip test of the first principal component at "
-                            f"{self.k1_level:g}"}
-            test = " and ".join(words.get(t, GATES[t].asks) for t in self.tests)
+            test = " and ".join(GATES[t].asks + (f" at {p:g}" if GATES[t].param_is_level
+                                                  else f" ({p:g})" if p is not None else "")
+                                for t, p in self.tests)
         else:
             test = "the votes themselves"
-        return f"algorithm by {self.winner.replace('_', ' ')}; k = 1 decided by {test}"
+        count = ("" if self.count_use == "none" else
+                 f"; HDBSCAN's own count (min_cluster_size {self.count_size}) breaking "
+                 + ("a tie" if self.count_use == "tiebreak" else "a disagreement"))
+        return (f"algorithm by {auto.words(self.winner)}{count}; k = 1 decided by {test}")
 
     def tested(self, models) -> str | None:
         """The algorithm among ``models`` whose choices the tests of k = 1 read: k-means, or
@@ -121,58 +180,69 @@ class AnswerRule:
         """The criteria among ``criteria`` that ``auto``'s answer reads of ``model``: the
         stability (auto ranks the algorithms by it), those of the model's vote
         (:func:`mtc_cli.selection.voting.rule_for`; every one under a plurality) and, for
-        the algorithm the tests of k = 1 read (``tested``, :meth:`tested`), the tests'."""
+        the algorithm the tests of k = 1 read (``tested``, :meth:`tested`), the criteria
+        the tests read (the gap statistic for the gap tests)."""
         weights = voting.rule_for(model, criteria).weights
         read = {"stability", *(criteria if weights is None else weights)}
         if tested:
-            read |= set(self.tests)
+            read |= {"gap" if t == "gap_at_k" else t for t, _ in self.tests}
         return tuple(c for c in criteria if c in read)
 
-    def measure(self, X, models) -> dict:
-        """What the rule's tests of k = 1 measure of the data X for a selection of
-        ``models`` (nothing where no test is read: :meth:`tested`)."""
-        if self.tested(models) is None:
-            return {}
-        return {t: GATES[t].measure(X) for t in self.tests if GATES[t].measure is not None}
-
-    def test(self, ev: Evidence) -> Said:
-        """The rule's test of k = 1 on ``ev`` (:meth:`tested`: of whose choices; nothing said
-        without one)."""
-        model = self.tested(ev.choices)
+    def test(self, facts: Facts, k: float, answering: str | None = None) -> Said:
+        """The rule's tests of k = 1 on ``facts``, weighed at k̂ = ``k`` (2 where no k ≥ 2
+        was voted) of the ``answering`` algorithm: nothing said without a test
+        (:meth:`tested`)."""
+        model = self.tested(facts.choices)
         if model is None:
             return Said()
-        picks = ev.choices[model]
-        found = [(GATES[t], ev.measures.get(t, np.nan)) for t in self.tests]
-        one = all(g.says_one(m, picks, self.k1_level) for g, m in found)
-        words = " and ".join(g.words(m, picks, self.k1_level, model) for g, m in found)
-        return Said(one, words)
+        at = int(k) if np.isfinite(k) else 2
+        evidence = tuple(GATES[t].judge(facts.measure(t, at, p, answering), at, p)
+                         for t, p in self.tests)
+        words = " and ".join(GATES[t].words(e, model)
+                             for (t, _), e in zip(self.tests, evidence, strict=True))
+        return Said(all(e.says_one for e in evidence), words, evidence, float(at))
 
-    def decide(self, ev: Evidence, votes: dict) -> Decision:
-        """The answer to ``ev`` with each algorithm's vote by ``votes`` (model →
-        :class:`~mtc_cli.selection.voting.VoteRule`)."""
-        said = self.test(ev)
+    def decide(self, facts: Facts, votes: dict) -> Decision:
+        """The answer to ``facts`` with each algorithm's vote by ``votes`` (model →
+        :class:`~mtc_cli.selection.voting.VoteRule`): :meth:`elect`, then the tests of k = 1
+        at the k it gives (:meth:`test`)."""
+        d = self.elect(facts, votes)
+        return replace(d, said=self.test(facts, d.voted_k, d.voted_model))
+
+    def elect(self, facts: Facts, votes: dict) -> Decision:
+        """The answer to ``facts`` before the tests of k = 1: each algorithm's vote — among
+        k ≥ 2 where the rule has a test — and the algorithm that answers."""
+        gated = self.tested(facts.choices) is not None
         tallies, voted = {}, {}
-        for m, picks in ev.choices.items():
+        for m, picks in facts.choices.items():
             if self.model in ("auto", m):  # the algorithms this rule reads the votes of
-                picks = at_least_two(picks) if said.words else picks
-                voted[m], tallies[m] = voting.elect(picks, votes[m], ev.k_hi)
+                key = ("vote", m, id(votes[m]), gated)
+                if key not in facts.memo:
+                    facts.memo[key] = voting.elect(at_least_two(picks) if gated else picks,
+                                                   votes[m], facts.k_hi)
+                voted[m], tallies[m] = facts.memo[key]
         if self.model != "auto":
             m = self.model
             if m not in tallies:
                 return Decision(m, np.nan, "no vote: the algorithm did not run", None, np.nan,
-                                tallies, None, said)
+                                tallies, None, Said())
             k, second = _vote_and_next(tallies[m])
             how = (f"{voting.kind(tallies[m])} vote of {m}" if np.isfinite(k)
                    else "no vote: no criterion cast one")
             return Decision(m, k, how, m if np.isfinite(second) else None, second, tallies,
-                            None, said)
-        table = auto.standings({m: ev.curves.get(m, pd.Series(dtype=float)) for m in voted},
-                               voted, self.winner)
-        best, k = auto.winner(table)
-        second, k2 = auto.runner_up(table, self.winner)
-        how = (f"auto: {best}, chosen by {auto.RULE_WORDS[self.winner]}" if best
+                            None, Said())
+        count = (facts.measure("hdbscan", 1, self.count_size) if self.count_use != "none"
+                 else np.nan)
+        key = ("auto", self.winner, self.count_use, count, tuple(sorted(voted.items())))
+        if key not in facts.memo:
+            table = auto.standings({m: facts.curves.get(m, pd.Series(dtype=float))
+                                    for m in voted}, voted, self.winner, count=count,
+                                   count_use=self.count_use)
+            facts.memo[key] = (table, auto.winner(table), auto.runner_up(table, self.winner))
+        table, (best, k), (second, k2) = facts.memo[key]
+        how = (f"auto: {best}, chosen by {auto.words(self.winner)}" if best
                else "auto: no algorithm qualifies")
-        return Decision(best, k, how, second, k2, tallies, table, said)
+        return Decision(best, k, how, second, k2, tallies, table, Said())
 
 
 def _vote_and_next(tally: pd.DataFrame) -> tuple[float, float]:
@@ -193,7 +263,9 @@ def shipped_rule(model: str = "auto") -> AnswerRule:
     ``model`` (an algorithm, or ``auto``)."""
     s = answer_rule()
     return AnswerRule(model=model, winner=s.get("auto_winner", "lowest"),
-                      k1_test=s.get("k1_test", "none"), k1_level=float(s.get("k1_level", 0.05)))
+                      k1_test=s.get("k1_test", "none"), k1_level=float(s.get("k1_level", 0.05)),
+                      count_use=s.get("count_use", "none"),
+                      count_size=int(s.get("count_size", 10)))
 
 
 def default_model() -> str:
@@ -254,27 +326,35 @@ def split_shares(rows, summary, settings, rule) -> dict:
     return {k: c / n for k, c in counts.items()}
 
 
-def evidence(X, rows: dict, summaries: dict, settings: dict, rule: AnswerRule) -> Evidence:
-    """The :class:`Evidence` of a selection: each model's choices (``summaries``: model →
-    summary table), under ``auto`` its S(k)/S_perm(k) (``rows``: model → its rows), and what
-    ``rule``'s tests measure of X."""
+def facts(X, rows: dict, summaries: dict, settings: dict, rule: AnswerRule, *,
+          curves: dict | None = None, digest: str = "0" * 24) -> Facts:
+    """The :class:`Facts` of a selection: each model's choices (``summaries``: model →
+    summary table), under ``auto`` its S(k)/S_perm(k) (``rows``: model → its rows), and
+    what the rule's tests measure of X (:class:`Measuring`: the tested algorithm's curves,
+    ``curves``: model → its curves table; its generators seeded by the data's ``digest``)."""
     from mtc_cli.selection import choice
 
-    curves = ({m: auto.normalised_stability(rows[m]) for m in settings}
-              if rule.model == "auto" else {})
-    return Evidence({m: choice.choices(summaries[m]) for m in settings},
-                    max(s.k_hi for s in settings.values()), curves, rule.measure(X, settings))
+    choices = {m: choice.choices(summaries[m]) for m in settings}
+    tested = rule.tested(choices)
+    table = (curves or {}).get(tested, pd.DataFrame(columns=["criterion", "k", "value"]))
+    stability = {m: auto.normalised_stability(rows[m]) for m in settings
+                 if "stability" in settings[m].criteria}
+    max_items = min(s.max_items for s in settings.values())
+    return Facts(choices, max(s.k_hi for s in settings.values()),
+                 stability if rule.model == "auto" else {},
+                 Measuring(X, digest, choices.get(tested, {}), table, max_items, stability))
 
 
 def find(X, rows: dict, summaries: dict, settings: dict, *, auto_mode: bool,
-         rule: AnswerRule | None = None):
+         rule: AnswerRule | None = None, curves: dict | None = None, digest: str = "0" * 24):
     """The answer of a selection with its doubt, by ``rule`` (default: the shipped one) for
     ``auto`` or the one model of ``settings``: (:class:`Answer`, each model's tally, ``auto``'s
-    decision table or None). ``rows``, ``summaries``, ``settings``: model → its rows, summary
-    table and Settings."""
+    decision table or None, what the test of k = 1 found). ``rows``, ``summaries``,
+    ``settings``, ``curves``: model → its rows, summary table, Settings and curves."""
     rule = replace(rule or shipped_rule(), model="auto" if auto_mode else next(iter(settings)))
     votes = {m: voting.rule_for(m, s.criteria) for m, s in settings.items()}
-    d = rule.decide(evidence(X, rows, summaries, settings, rule), votes)
+    d = rule.decide(facts(X, rows, summaries, settings, rule, curves=curves, digest=digest),
+                    votes)
     shares = {m: split_shares(rows[m], summaries[m], settings[m], votes[m])
               for m in dict.fromkeys((d.voted_model, d.runner_up_model)) if m is not None}
 
@@ -288,4 +368,4 @@ def find(X, rows: dict, summaries: dict, settings: dict, *, auto_mode: bool,
                        found.k, np.nan, found.support)
     elif d.said.words:
         found = replace(found, how=f"{found.how}; {d.said.words}")
-    return found, d.tallies, d.table
+    return found, d.tallies, d.table, d.said

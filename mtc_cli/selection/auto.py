@@ -30,16 +30,45 @@ import pandas as pd
 
 #: the columns of the decision table
 COLUMNS = ("model", "min_stability", "stability_k", "vote_k", "at_vote", "backers",
-           "winner", "margin")
-#: how ``auto`` picks among the algorithms (:func:`standings`)
-WINNER_RULES = ("lowest", "at_vote", "agreement")
+           "answer_k", "winner", "margin")
+#: how ``auto`` picks among the algorithms (:func:`standings`); a consensus rule may name
+#: how far above the lowest minimum an algorithm still ties (``consensus@0.02``)
+WINNER_RULES = ("lowest", "at_vote", "agreement", "consensus", "consensus_vote")
 #: each rule in words
 RULE_WORDS = {"lowest": "the lowest minimum of S(k)/S_perm(k)",
               "at_vote": "the lowest S(k)/S_perm(k) at its own voted k",
-              "agreement": "the k most algorithms vote, the most stable of them"}
+              "agreement": "the k most algorithms vote, the most stable of them",
+              "consensus": "the most stable k that most of the most stable algorithms share",
+              "consensus_vote": "the k that most of the most stable algorithms vote"}
 #: how each rule breaks a tie
 RULE_TIES = {"lowest": "ties: the largest k of it, then the first listed",
-             "at_vote": "ties: the first listed", "agreement": "ties: the smaller k"}
+             "at_vote": "ties: the first listed", "agreement": "ties: the smaller k",
+             "consensus": "ties in number: the larger k; of its algorithms the most stable, "
+                          "then by name",
+             "consensus_vote": "ties in number: the larger k; of its algorithms the most "
+                               "stable, then by name"}
+#: how HDBSCAN's own count takes part in a consensus: not at all, breaking a tie in number
+#: between the k the tied algorithms share, or deciding whenever they do not all share one
+COUNT_USES = ("none", "tiebreak", "disagreement")
+
+
+def parse_rule(rule: str) -> tuple[str, float]:
+    """(the rule's name, its tolerance): ``consensus@0.02`` → ("consensus", 0.02); a rule
+    without one, 0."""
+    name, _, tol = str(rule).partition("@")
+    if name not in WINNER_RULES or (tol and not name.startswith("consensus")):
+        raise ValueError(f"unknown winner rule {rule!r}: one of {', '.join(WINNER_RULES)} "
+                         "(a consensus with @TOLERANCE)")
+    try:
+        return name, float(tol) if tol else 0.0
+    except ValueError:
+        raise ValueError(f"unknown winner rule {rule!r}: its tolerance is no number") from None
+
+
+def words(rule: str) -> str:
+    """The winner rule ``rule`` in words, with its tolerance."""
+    name, tol = parse_rule(rule)
+    return RULE_WORDS[name] + (f" (within {tol:g} of the lowest)" if tol else "")
 
 
 def normalised_stability(rows: pd.DataFrame) -> pd.Series:
@@ -52,15 +81,17 @@ def normalised_stability(rows: pd.DataFrame) -> pd.Series:
     return out[np.isfinite(out)]
 
 
-def standings(stabilities: dict, votes: dict, rule: str = "lowest") -> pd.DataFrame:
+def standings(stabilities: dict, votes: dict, rule: str = "lowest", *, count: float = np.nan,
+              count_use: str = "none") -> pd.DataFrame:
     """The decision table, one row per algorithm in the order of ``stabilities`` (model →
     :func:`normalised_stability`): its lowest value and the k of it (ties: the largest k,
     as the stability's own rule), its vote (``votes``: model → voted k, NaN: none), its
     curve at its voted k (``at_vote``), how many ranked algorithms (a finite curve) vote its
-    k (``backers``), the
-    ``winner`` by ``rule`` (:data:`WINNER_RULES`) and, for ``lowest``, on the winner's row
-    its ``margin``: the next lowest minimum minus its own (0 for a tie; NaN with one
-    algorithm).
+    k (``backers``; under a consensus, on the winner's row: how many tied algorithms share
+    its k), the k it answers with (``answer_k``: its vote, under ``consensus`` its most
+    stable k), the ``winner`` by ``rule`` (:data:`WINNER_RULES`) and, for ``lowest``, on the
+    winner's row its ``margin``: the next lowest minimum minus its own (0 for a tie; NaN with
+    one algorithm).
 
     - ``lowest``: the lowest minimum (Lange et al.'s comparison of two algorithms on one
       data set) among the algorithms with a vote (one whose criteria all abstain gives no
@@ -68,9 +99,20 @@ def standings(stabilities: dict, votes: dict, rule: str = "lowest") -> pd.DataFr
     - ``at_vote``: the lowest curve at the algorithm's own voted k ≥ 2 (how stable the
       answer it gives is, not its most stable k); ties: the first;
     - ``agreement``: the k voted by the most algorithms, and of its algorithms the one of
-      lowest minimum (ties: the smaller k, then the first)."""
-    if rule not in WINNER_RULES:
-        raise ValueError(f"unknown winner rule {rule!r}: one of {', '.join(WINNER_RULES)}")
+      lowest minimum (ties: the smaller k, then the first);
+    - ``consensus`` (``consensus@TOL``): the algorithms whose minimum is the lowest (within
+      TOL of it) are tied; the k most of them reach it at (their most stable k) is the
+      answer — ties in number to the larger k, or by HDBSCAN's own ``count`` where
+      ``count_use`` says (:data:`COUNT_USES`: ``tiebreak`` between k tied in number,
+      ``disagreement`` whenever the tied algorithms do not all share one k and the count is
+      among theirs) — and of the tied algorithms at that k the most stable, then by name,
+      is the winner: the answer never depends on the order of the algorithms, and is its
+      winner's own most stable k;
+    - ``consensus_vote``: the same, the tied algorithms sharing their votes."""
+    name, tol = parse_rule(rule)
+    if count_use not in COUNT_USES:
+        raise ValueError(f"unknown use of the count {count_use!r}: one of "
+                         f"{', '.join(COUNT_USES)}")
     rows = []
     voted = {m: float(votes.get(m, np.nan)) for m in stabilities}
     ranked = [voted[m] for m, c in stabilities.items() if len(c) and np.isfinite(c.min())]
@@ -82,20 +124,47 @@ def standings(stabilities: dict, votes: dict, rule: str = "lowest") -> pd.DataFr
         rows.append({"model": model, "min_stability": low, "stability_k": k, "vote_k": v,
                      "at_vote": at,
                      "backers": sum(np.isfinite(v) and w == v for w in ranked),
+                     "answer_k": k if name == "consensus" else v,
                      "winner": False, "margin": np.nan})
     table = pd.DataFrame(rows, columns=list(COLUMNS))
-    best = _winner_row(table, rule)
+    if name.startswith("consensus"):
+        best, shared = _consensus(table, tol, "stability_k" if name == "consensus"
+                                  else "vote_k", count, count_use)
+        if best is not None:
+            table.loc[best, "backers"] = shared
+    else:
+        best = _winner_row(table, name)
     if best is not None:
         table.loc[best, "winner"] = True
         finite = table["min_stability"].notna()
         others = table.loc[finite & (table.index != best), "min_stability"]
-        if rule == "lowest" and len(others):
+        if name == "lowest" and len(others):
             table.loc[best, "margin"] = float(others.min() - table.loc[best, "min_stability"])
     return table
 
 
+def _consensus(table: pd.DataFrame, tol: float, by: str, count: float,
+               count_use: str) -> tuple[int | None, int]:
+    """(the index of the winner of a consensus on column ``by``, how many tied algorithms
+    share its k), see :func:`standings`; (None, 0) if no algorithm qualifies."""
+    ok = table[table["min_stability"].notna() & table[by].notna()]
+    if ok.empty:
+        return None, 0
+    tied = ok[ok["min_stability"] <= ok["min_stability"].min() + tol]
+    shares = tied[by].value_counts()
+    top = shares[shares == shares.max()].index
+    k = float(max(top))
+    counted = np.isfinite(count) and count in set(tied[by])
+    if counted and ((count_use == "tiebreak" and len(top) > 1 and count in set(top))
+                    or (count_use == "disagreement" and len(shares) > 1)):
+        k = float(count)
+    at_k = tied[tied[by] == k].sort_values(["min_stability", "model"], kind="stable")
+    return int(at_k.index[0]), int(len(at_k))
+
+
 def _winner_row(table: pd.DataFrame, rule: str) -> int | None:
-    """The index of :func:`standings`'s winner by ``rule`` (None: no algorithm qualifies)."""
+    """The index of :func:`standings`'s winner by ``rule`` (``lowest``, ``at_vote``,
+    ``agreement``; None: no algorithm qualifies)."""
     if rule == "lowest":
         ok = table[table["min_stability"].notna() & table["vote_k"].notna()]
         if ok.empty:
@@ -128,34 +197,42 @@ def unranked(table: pd.DataFrame, notes: dict) -> dict[str, str]:
 
 
 def runner_up(table: pd.DataFrame, rule: str = "lowest") -> tuple[str | None, float]:
-    """(the algorithm, its voted k) that :func:`standings` would have chosen by ``rule`` had the
-    winner not run (with ``agreement``: had no algorithm voted the winner's k), and of
-    another k than the winner's; (None, NaN) if none."""
+    """(the algorithm, the k it answers with) that :func:`standings` would have chosen by
+    ``rule`` had no algorithm answered the winner's k (with ``lowest`` and ``at_vote``:
+    had the winner not run, and of another k); (None, NaN) if none."""
     won = table[table["winner"]]
     if won.empty:
         return None, np.nan
-    k = won["vote_k"].iloc[0]
-    rest = table[(table["vote_k"] != k) & ~table["winner"]]
-    if rule == "agreement":
-        ranked = rest.loc[rest["min_stability"].notna(), "vote_k"].tolist()
-        rest = rest.assign(backers=[sum(w == v for w in ranked) for v in rest["vote_k"]])
-    best = _winner_row(rest.reset_index(drop=True), rule) if len(rest) else None
+    name, tol = parse_rule(rule)
+    k = won["answer_k"].iloc[0]
+    rest = table[(table["answer_k"] != k) & ~table["winner"]].reset_index(drop=True)
+    if not len(rest):
+        return None, np.nan
+    if name.startswith("consensus"):
+        best = _consensus(rest, tol, "stability_k" if name == "consensus" else "vote_k",
+                          np.nan, "none")[0]
+    else:
+        if name == "agreement":
+            ranked = rest.loc[rest["min_stability"].notna(), "vote_k"].tolist()
+            rest = rest.assign(backers=[sum(w == v for w in ranked) for v in rest["vote_k"]])
+        best = _winner_row(rest, name)
     if best is None:
         return None, np.nan
-    row = rest.reset_index(drop=True).loc[best]
-    return str(row["model"]), float(row["vote_k"])
+    row = rest.loc[best]
+    return str(row["model"]), float(row["answer_k"])
 
 
 def choose(curves: dict, votes: dict, rule: str = "lowest") -> tuple[str | None, float]:
-    """(the algorithm, its voted k) that ``auto`` answers with by ``rule``, from each
-    algorithm's S(k)/S_perm(k) curve (``curves``: model → Series over k) and vote
+    """(the algorithm, the k it answers with) that ``auto`` answers with by ``rule``, from
+    each algorithm's S(k)/S_perm(k) curve (``curves``: model → Series over k) and vote
     (``votes``: model → k, NaN: none): :func:`winner` of :func:`standings`."""
     return winner(standings(curves, votes, rule))
 
 
 def winner(table: pd.DataFrame) -> tuple[str | None, float]:
-    """(the winning algorithm, its voted k) of :func:`standings`'s table; (None, NaN) if none."""
+    """(the winning algorithm, the k it answers with) of :func:`standings`'s table; (None,
+    NaN) if none."""
     row = table[table["winner"]]
     if row.empty:
         return None, np.nan
-    return str(row["model"].iloc[0]), float(row["vote_k"].iloc[0])
+    return str(row["model"].iloc[0]), float(row["answer_k"].iloc[0])

@@ -517,43 +517,201 @@ BUILTIN = (
 
 
 # --- the tests of k = 1 ---------------------------------------------------------------------
+#
+# Each test measures something of the data (``measure(ctx, k, param, model)``: ``ctx`` holds
+# the data ``X``, its :meth:`sample` of at most ``max_items`` objects, a generator per test
+# :meth:`rng`, the choices and curves of the algorithm the tests read, and each algorithm's
+# S(k)/S_perm(k), ``stability``), judges it at the
+# k̂ the algorithms found (``judge(statistic, k, param)`` → the
+# :class:`~mtc_cli.core.criteria.one_group.Evidence` shown with the answer) and says it in
+# words (``words(evidence, model)``). ``param``: its level, or HDBSCAN's min_cluster_size;
+# ``model``: the algorithm that answers (the stability's own curve is read).
 
-def _dip_measure(X) -> float:
+#: simulated null data sets of SigClust
+SIGCLUST_SIMULATIONS = 50
+
+
+def _dip_measure(ctx, k, level, model) -> float:
     """The p-value of Hartigan's dip test of the first principal component of X."""
     from mtc_cli.core.criteria.dip import dip_pvalue
     from mtc_cli.selection.projection import pca_2d
 
-    return dip_pvalue(pca_2d(X)[:, 0])[1]
+    return dip_pvalue(pca_2d(ctx.X)[:, 0])[1]
 
 
-def _dip_says_one(p: float, choices: dict, level: float) -> bool:
+def _dip_judge(p, k, level):
     import numpy as np
 
-    return bool(np.isfinite(p) and p > level)
+    from mtc_cli.core.criteria.one_group import Evidence
+
+    return Evidence("dip", int(k), float(p), (), float(p), float(level),
+                    bool(np.isfinite(p) and p > level),
+                    f"no group structure iff the dip test of the first principal component "
+                    f"has p > {level:g}")
 
 
-def _dip_words(p: float, choices: dict, level: float, model: str) -> str:
-    return (f"the dip test of the first principal component, p = {p:.3g} "
-            f"{'>' if p > level else '≤'} {level:g}")
+def _dip_words(e, model) -> str:
+    return (f"the dip test of the first principal component, p = {e.p_value:.3g} "
+            f"{'>' if e.says_one else '≤'} {e.level:g}")
 
 
-def _choice_is_one(name: str):
-    def says_one(measure, choices: dict, level: float) -> bool:
-        return choices.get(name) == 1
+def _dip_means_measure(ctx, k, param, model) -> float:
+    """Dip-means' share of split viewers (:func:`mtc_cli.core.criteria.dip_means.dip_means_test`)
+    on the sample."""
+    from mtc_cli.core.criteria.dip_means import dip_means_test
 
-    def words(measure, choices: dict, level: float, model: str) -> str:
-        if name not in choices:
+    return dip_means_test(ctx.sample(), ctx.rng("dip_means")).statistic
+
+
+def _dip_means_judge(share, k, param):
+    import numpy as np
+
+    from mtc_cli.core.criteria.dip_means import ALPHA, SPLIT_SHARE
+    from mtc_cli.core.criteria.one_group import Evidence
+
+    return Evidence("dip_means", int(k), float(share), (), np.nan, SPLIT_SHARE,
+                    bool(np.isfinite(share) and share <= SPLIT_SHARE),
+                    f"no group structure iff at most {SPLIT_SHARE:.0%} of the viewers see "
+                    f"their distances multimodal (dip p < {ALPHA:g})")
+
+
+def _dip_means_words(e, model) -> str:
+    return (f"dip-means: {e.statistic:.0%} of the points see their distances to the others "
+            f"as more than one group ({'≤' if e.says_one else '>'} {e.level:.0%})")
+
+
+def _hdbscan_measure(ctx, k, size, model) -> float:
+    """HDBSCAN's own count at min_cluster_size ``size`` on the sample."""
+    from mtc_cli.core.criteria.hdbscan_count import hdbscan_count
+
+    return float(hdbscan_count(ctx.sample(), int(size))[0])
+
+
+def _hdbscan_judge(count, k, size):
+    import numpy as np
+
+    from mtc_cli.core.criteria.one_group import Evidence
+
+    return Evidence("hdbscan", int(k), float(count), (), np.nan, float(size),
+                    bool(count <= 1),
+                    f"no group structure iff HDBSCAN (min_cluster_size {size:g}) finds at "
+                    "most one cluster")
+
+
+def _hdbscan_words(e, model) -> str:
+    if e.statistic != e.statistic:  # NaN: not measured
+        return f"HDBSCAN (min_cluster_size {e.level:g}) was not measured"
+    n = int(e.statistic)
+    return (f"HDBSCAN (min_cluster_size {e.level:g}) finds "
+            f"{'no cluster' if n == 0 else f'{n} cluster' + 's' * (n > 1)}")
+
+
+def _sigclust_measure(ctx, k, level, model) -> float:
+    """SigClust's p at k̂ (k-means against a Gaussian null of the data's eigenvalues)."""
+    from mtc_cli.core.criteria.sigclust import sigclust
+
+    return sigclust(ctx.sample(), int(k), ctx.rng("sigclust"),
+                    n_simulations=SIGCLUST_SIMULATIONS, level=level).p_value
+
+
+def _sigclust_judge(p, k, level):
+    import numpy as np
+
+    from mtc_cli.core.criteria.one_group import Evidence
+
+    return Evidence("sigclust", int(k), float(p), (), float(p), float(level),
+                    bool(np.isfinite(p) and p > level),
+                    f"no group structure iff SigClust's p at k = {k} > {level:g}")
+
+
+def _sigclust_words(e, model) -> str:
+    return (f"SigClust at k = {e.k}: p = {e.p_value:.3g} {'>' if e.says_one else '≤'} "
+            f"{e.level:g}")
+
+
+def _gap_at_k_measure(ctx, k, factor, model) -> tuple:
+    """(Gap(k̂) − Gap(1), s(k̂)) of the tested algorithm's gap curve (NaN without one)."""
+    import numpy as np
+
+    curve = ctx.curves
+    gap = curve[curve["criterion"] == "gap"].set_index("k") if len(curve) else curve
+    if not len(gap) or 1 not in gap.index or int(k) not in gap.index:
+        return np.nan, np.nan
+    return (float(gap.loc[int(k), "value"] - gap.loc[1, "value"]),
+            float(gap.loc[int(k), "value"] - gap.loc[int(k), "lo"]))
+
+
+def _gap_at_k_judge(stat, k, factor):
+    from mtc_cli.core.criteria.one_group import gap_lead
+
+    return gap_lead(stat[0], stat[1], int(k), se_factor=factor)
+
+
+def _gap_at_k_words(e, model) -> str:
+    return (f"Gap({e.k}) − Gap(1) of {model} = {e.statistic:.3g} "
+            f"{'≤' if e.says_one else '>'} s({e.k}) = {e.reference[0]:.3g}")
+
+
+def _stability_measure(ctx, k, level, model) -> float:
+    """The answering algorithm's S(k̂)/S_perm(k̂) (NaN where it has none at k̂)."""
+    curve = ctx.stability.get(model)
+    return float(curve.get(int(k), float("nan"))) if curve is not None else float("nan")
+
+
+def _stability_judge(ratio, k, level):
+    import numpy as np
+
+    from mtc_cli.core.criteria.one_group import Evidence
+
+    return Evidence("stability", int(k), float(ratio), (), np.nan, float(level),
+                    bool(np.isfinite(ratio) and ratio > level),
+                    f"no group structure iff the answering algorithm's S({k})/S_perm({k}) > "
+                    f"{level:g}, what data of one group reach")
+
+
+def _stability_words(e, model) -> str:
+    return (f"S({e.k})/S_perm({e.k}) = {e.statistic:.3g} {'>' if e.says_one else '≤'} "
+            f"{e.level:g}")
+
+
+def _choice_gate(name: str, asks: str, source: str) -> Gate:
+    """A test of k = 1 that is a criterion's own choice of 1 (of the tested algorithm)."""
+    def measure(ctx, k, param, model):
+        return ctx.choices.get(name, float("nan"))
+
+    def judge(choice, k, param):
+        from mtc_cli.core.criteria.one_group import Evidence
+
+        return Evidence(name, int(k), float(choice), (), float("nan"), 1.0,
+                        bool(choice == 1), f"no group structure iff {name} chooses k = 1")
+
+    def words(e, model) -> str:
+        if e.statistic != e.statistic:  # NaN: not computed
             return f"{name} of {model} was not computed (not among the criteria)"
-        return f"{name} of {model} {'chooses' if choices[name] == 1 else 'does not choose'} k = 1"
-    return says_one, words
+        return f"{name} of {model} {'chooses' if e.says_one else 'does not choose'} k = 1"
+
+    return Gate(name, measure, judge, words, asks, source)
 
 
 #: the built-in tests of k = 1
 GATES = (
-    Gate("dip", _dip_says_one, _dip_words,
+    Gate("dip", _dip_measure, _dip_judge, _dip_words,
          "Hartigan's dip test of the first principal component", "Hartigan & Hartigan 1985",
-         measure=_dip_measure),
-    Gate("gap", *_choice_is_one("gap"), "the gap statistic's 1-s.e. rule", _GAP),
-    Gate("duda_hart", *_choice_is_one("duda_hart"), "Duda & Hart's test",
-         "Duda & Hart 1973"),
+         param=0.05, param_is_level=True),
+    Gate("dip_means", _dip_means_measure, _dip_means_judge, _dip_means_words,
+         "dip-means' test of the distances seen from each point", "Kalogeratos & Likas 2012"),
+    Gate("hdbscan", _hdbscan_measure, _hdbscan_judge, _hdbscan_words,
+         "HDBSCAN's own count", "Campello, Moulavi & Sander 2013", param=20),
+    Gate("sigclust", _sigclust_measure, _sigclust_judge, _sigclust_words,
+         "SigClust at the k found", "Liu, Hayes, Nobel & Marron 2008", param=0.05,
+         param_is_level=True, at_k=True),
+    Gate("gap_at_k", _gap_at_k_measure, _gap_at_k_judge, _gap_at_k_words,
+         "the gap statistic at the k found against k = 1", _GAP, param=1.0, at_k=True),
+    Gate("stability", _stability_measure, _stability_judge, _stability_words,
+         "the answering algorithm's normalised stability at the k found against what data "
+         "of one group reach", "Lange, Braun, Roth & Buhmann 2002", param=0.07, at_k=True,
+         per_model=True),
+    _choice_gate("gap", "the gap statistic's 1-s.e. rule", _GAP),
+    _choice_gate("clest", "Clest", "Dudoit & Fridlyand 2002"),
+    _choice_gate("duda_hart", "Duda & Hart's test", "Duda & Hart 1973"),
 )

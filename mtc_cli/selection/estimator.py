@@ -159,7 +159,8 @@ class OrderSelector(BaseEstimator):
                 one.feature_names_in_ = self.feature_names_in_
             one._set(sel, rows, derived, m)
             found = answer.find(sel.matrix(m), {m: rows[m]}, {m: derived.summaries[m]},
-                                {m: sel.settings[m]}, auto_mode=False)[0]
+                                {m: sel.settings[m]}, auto_mode=False,
+                                curves={m: derived.curves[m]}, digest=sel.digest(m))[0]
             one._answered(found)
             one._label(sel, m)
             fitted[m] = one

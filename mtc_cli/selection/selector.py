@@ -28,8 +28,9 @@ DEFAULT_MODEL = {"sparse": "spkmeans", "image": "svd", "boolean": "boolean"}
 class Derived:
     """What a selection's rows give: per model its ``summaries`` (one row per criterion,
     :func:`mtc_cli.selection.choice.summarize`), ``curves`` and ``tallies``; the ``answer``
-    with its doubt; ``auto``'s decision table (``decision``, None for one model) and each
-    algorithm's S(k)/S_perm(k) (``stability``)."""
+    with its doubt; ``auto``'s decision table (``decision``, None for one model), each
+    algorithm's S(k)/S_perm(k) (``stability``) and what the test of k = 1 found
+    (``said``, with each test's evidence)."""
 
     summaries: dict
     curves: dict
@@ -37,6 +38,7 @@ class Derived:
     answer: answer.Answer
     decision: pd.DataFrame | None
     stability: dict
+    said: answer.Said
 
 
 class Selection:
@@ -140,14 +142,16 @@ class Selection:
         by_model = rows if isinstance(rows, dict) else self.rows_by_model(rows)
         parts = {m: choice.summarize(by_model[m], s, true_k=self.true_k)
                  for m, s in self.settings.items()}
-        found, tallies, decision = answer.find(
-            self.matrix(next(iter(self.settings))), by_model,
-            {m: p[0] for m, p in parts.items()}, self.settings, auto_mode=self.auto)
+        first = next(iter(self.settings))
+        found, tallies, decision, said = answer.find(
+            self.matrix(first), by_model, {m: p[0] for m, p in parts.items()}, self.settings,
+            auto_mode=self.auto, curves={m: p[1] for m, p in parts.items()},
+            digest=self.digest(first))
         stability = ({m: auto.normalised_stability(by_model[m]) for m in self.settings}
                      if self.auto else {})
         derived = Derived({m: p[0] for m, p in parts.items()},
                           {m: p[1] for m, p in parts.items()}, tallies, found, decision,
-                          stability)
+                          stability, said)
         self._derived = (rows, derived)
         return derived
 

@@ -151,14 +151,23 @@ class Criterion:
 @dataclass(frozen=True)
 class Gate:
     """A test of k = 1, "no group structure", that the answer weighs against the k the
-    algorithms found: ``says_one(measure, choices, level)`` whether it finds no group
-    structure, and ``words(measure, choices, level, model)`` what it found, from its
-    ``measure(X)`` of the data (None: it measures nothing) and the tested algorithm's
-    choices (criterion → k); ``asks`` what it tests, ``source`` its paper."""
+    algorithms found: ``measure(ctx, k, param, model)`` what it measures of the data (``ctx``:
+    the data and the choices and curves of the algorithm it reads,
+    :class:`mtc_cli.selection.answer.Measuring`; ``model``: the algorithm that answers),
+    ``judge(statistic, k, param)`` its verdict at k̂ = ``k`` as an
+    :class:`~mtc_cli.core.criteria.one_group.Evidence`, ``words(evidence, model)`` that
+    verdict in words; ``asks`` what it tests, ``source`` its paper; ``param`` its default
+    parameter (a level where ``param_is_level``: the answer rule's ``k1_level`` replaces
+    it); ``at_k``: what it measures depends on k̂ (else it is measured once); ``per_model``:
+    on the answering algorithm."""
 
     name: str
-    says_one: Callable
+    measure: Callable
+    judge: Callable
     words: Callable
     asks: str
     source: str
-    measure: Callable | None = None
+    param: float | None = None
+    param_is_level: bool = False
+    at_k: bool = False
+    per_model: bool = False

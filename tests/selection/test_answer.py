@@ -16,7 +16,7 @@ from sklearn.decomposition import PCA
 
 from mtc_cli.core.criteria.dip import dip_pvalue
 from mtc_cli.selection import answer, auto, choice, shipped, voting
-from mtc_cli.selection.answer import Answer, AnswerRule, Evidence
+from mtc_cli.selection.answer import Answer, AnswerRule, Facts
 from mtc_cli.selection.catalog import GATES
 from mtc_cli.selection.settings import Settings
 
@@ -45,16 +45,23 @@ def Rule(winner: str = "lowest", k1_test: str = "none", k1_level: float = 0.05) 
 def says_one(test: str, *, kmeans_choices: dict, dip_p: float, level: float = 0.05) -> bool:
     """Whether the test of k = 1 ``test`` finds no group structure, from k-means' choices
     and the dip test's p."""
-    ev = Evidence({"kmeans": kmeans_choices}, 10, measures={"dip": dip_p})
-    return Rule(k1_test=test, k1_level=level).test(ev).no_structure
+    seen = answer.Measuring(None, "0" * 24, kmeans_choices, None)
+
+    def measure(t, k, param, model=None):
+        return dip_p if t == "dip" else seen(t, k, param, model)
+
+    facts = Facts({"kmeans": kmeans_choices}, 10, measure=measure)
+    return Rule(k1_test=test, k1_level=level).test(facts, 2).no_structure
 
 
 def gate(X, summaries: dict, rule: AnswerRule) -> tuple[bool, str]:
     """``rule``'s test of k = 1 on X and the algorithms' summary tables: (no structure, in
     words)."""
-    ev = Evidence({m: choice.choices(t) for m, t in summaries.items()}, 10,
-                  measures=rule.measure(X, summaries))
-    said = rule.test(ev)
+    choices = {m: choice.choices(t) for m, t in summaries.items()}
+    tested = rule.tested(choices)
+    facts = Facts(choices, 10, measure=answer.Measuring(X, "0" * 24,
+                                                        choices.get(tested, {}), None))
+    said = rule.test(facts, 2)
     return said.no_structure, said.words
 
 
@@ -109,11 +116,13 @@ def test_at_least_two_leaves_out_every_choice_of_one():
 
 def test_a_combined_rule_names_both_tests():
     text = Rule("at_vote", "dip+gap", 0.01).describe()
-    assert text == ("algorithm by at vote; k = 1 decided by Hartigan's dip test of the first "
-                    "principal component at 0.01 and the gap statistic's 1-s.e. rule (k-means)")
+    assert text == ("algorithm by the lowest S(k)/S_perm(k) at its own voted k; k = 1 decided "
+                    "by Hartigan's dip test of the first principal component at 0.01 and the "
+                    "gap statistic's 1-s.e. rule")
     assert Rule(k1_test="dip+duda_hart").describe().endswith(
-        "component at 0.05 and Duda & Hart's test (k-means)")
-    assert Rule().describe() == "algorithm by lowest; k = 1 decided by the votes themselves"
+        "component at 0.05 and Duda & Hart's test")
+    assert Rule().describe() == ("algorithm by the lowest minimum of S(k)/S_perm(k); k = 1 "
+                                 "decided by the votes themselves")
 
 
 @pytest.fixture
@@ -193,7 +202,7 @@ def test_dip_of_reads_the_first_principal_component():
     # bimodal along y, but x (sd 5) is the first component, and it is unimodal
     hidden = np.c_[rng.normal(0, 5, 300), np.r_[rng.normal(-1, 0.2, 150), rng.normal(1, 0.2, 150)]]
     for X, low in ((bimodal, True), (hidden, False)):
-        p = GATES["dip"].measure(X)
+        p = answer.Measuring(X, "0" * 24, {}, None)("dip", 2, 0.05)
         assert p == pytest.approx(dip_pvalue(PCA(1).fit_transform(X)[:, 0])[1], rel=1e-9)
         assert (p < 1e-3) if low else (p > 0.05)
     assert dip_pvalue(hidden[:, 1])[1] < 1e-3  # what the second component would have said
@@ -220,7 +229,7 @@ def fields(a: Answer) -> tuple:
 def decided(model: str, picks: dict, rule=voting.PLURALITY) -> tuple:
     """One algorithm's answer from its criteria's choices ``picks``: (model, k, how,
     runner-up model, runner-up k), NaN as None."""
-    d = AnswerRule(model).decide(Evidence({model: picks}, 10), {model: rule})
+    d = AnswerRule(model).decide(Facts({model: picks}, 10), {model: rule})
     return tuple(None if isinstance(v, float) and math.isnan(v) else v
                  for v in (d.voted_model, d.voted_k, d.how, d.runner_up_model, d.runner_up_k))
 
@@ -419,3 +428,136 @@ def test_auto_answers_alike_from_what_it_reads_and_from_every_criterion():
     for m in fitted:
         pd.testing.assert_frame_equal(cut[1][m].reset_index(drop=True),
                                       full[1][m].reset_index(drop=True))
+
+
+# --- consensus: ties decided by what the tied algorithms share ---------------------------
+
+def test_a_consensus_answers_the_k_most_tied_algorithms_share():
+    # a, b, c perfectly stable (0) — a and c at 7, b at 3; d less stable, at 2
+    curves = {"a": S(k3=0.2, k7=0.0), "b": S(k3=0.0, k7=0.4), "c": S(k7=0.0),
+              "d": S(k2=0.1)}
+    votes = {"a": 3, "b": 3, "c": 7, "d": 2}
+    table = auto.standings(curves, votes, "consensus").set_index("model")
+    assert table["answer_k"].to_dict() == {"a": 7.0, "b": 3.0, "c": 7.0, "d": 2.0}
+    assert auto.winner(auto.standings(curves, votes, "consensus")) == ("a", 7.0)
+    assert table.loc["a", "backers"] == 2  # a and c share 7
+    # the votes instead: a and b vote 3
+    assert auto.choose(curves, votes, "consensus_vote") == ("a", 3.0)
+    # lowest, as before: the tie goes to the largest k of it, then the first listed
+    assert auto.choose(curves, votes, "lowest") == ("a", 3.0)
+
+
+@pytest.mark.parametrize("rule", ["consensus", "consensus@0.05", "consensus_vote"])
+def test_a_consensus_does_not_depend_on_the_order_of_the_algorithms(rule):
+    rng = np.random.default_rng(3)
+    curves = {"kmeans": S(k3=0.0, k7=0.1), "ward": S(k7=0.0), "single": S(k7=0.0),
+              "spectral": S(k7=0.03), "gmm": S(k2=0.5)}
+    votes = {"kmeans": 3, "ward": 7, "single": 7, "spectral": 7, "gmm": 2}
+    first = auto.choose(curves, votes, rule)
+    for _ in range(10):
+        order = list(rng.permutation(list(curves)))
+        got = auto.choose({m: curves[m] for m in order}, {m: votes[m] for m in order}, rule)
+        assert got == first
+    assert first[1] == 7.0
+
+
+def test_a_consensus_tolerance_widens_the_tie():
+    curves = {"a": S(k3=0.00), "b": S(k5=0.01), "c": S(k5=0.015)}
+    votes = dict.fromkeys(curves, 2)
+    assert auto.choose(curves, votes, "consensus") == ("a", 3.0)
+    assert auto.choose(curves, votes, "consensus@0.02") == ("b", 5.0)
+
+
+@pytest.mark.parametrize("use,count,k", [
+    ("none", 3, 7.0),           # two k tied in number: the larger
+    ("tiebreak", 3, 3.0),       # the count breaks the tie in number
+    ("tiebreak", 5, 7.0),       # a count that is no tied k breaks nothing
+    ("disagreement", 3, 3.0),   # whenever the tied algorithms disagree
+])
+def test_hdbscans_count_in_a_consensus(use, count, k):
+    curves = {"a": S(k3=0.0), "b": S(k7=0.0)}
+    table = auto.standings(curves, {"a": 2, "b": 2}, "consensus", count=count, count_use=use)
+    assert auto.winner(table)[1] == k
+
+
+def test_an_unknown_winner_rule_or_tolerance_is_refused():
+    for rule in ("best", "lowest@0.1", "consensus@x"):
+        with pytest.raises(ValueError, match="unknown winner rule"):
+            auto.parse_rule(rule)
+
+
+# --- the tests of k = 1 weighed at the k found ----------------------------------------------
+
+def gap_curve(values: dict, se: float = 0.1) -> pd.DataFrame:
+    """A gap statistic's curve as choice.summarize makes it: value Gap(k), lo Gap − s."""
+    return pd.DataFrame({"criterion": "gap", "k": list(values), "value": list(values.values()),
+                         "lo": [v - se for v in values.values()]})
+
+
+def test_the_gap_at_k_weighs_gap_1_against_gap_at_the_k_voted():
+    # Gap(1) = 0.5 beats Gap(2) = 0.3 (the 1-s.e. rule would stop at 1), but Gap(4) = 0.9
+    curve = gap_curve({1: 0.5, 2: 0.3, 3: 0.6, 4: 0.9})
+    ctx = answer.Measuring(one_blob(), "0" * 24, {}, curve)
+    rule = AnswerRule("kmeans", k1_test="gap_at_k")
+    facts = Facts({"kmeans": {"a": 4, "b": 4}}, 10, measure=ctx)
+    said = rule.test(facts, 4)
+    (e,) = said.evidence
+    assert not said.no_structure and e.k == 4 and e.statistic == pytest.approx(0.4)
+    assert said.words == "Gap(4) − Gap(1) of kmeans = 0.4 > s(4) = 0.1"
+    assert rule.test(facts, 2).no_structure  # weighed at 2: Gap(2) − Gap(1) < s(2)
+    # the answer weighs it at the k its vote gives: 4, so groups
+    assert rule.decide(facts, {"kmeans": voting.PLURALITY}).k == 4
+
+
+def test_each_test_of_k1_judges_its_own_statistic():
+    judge = {name: GATES[name].judge for name in GATES}
+    assert judge["dip"](0.2, 3, 0.05).says_one and not judge["dip"](0.01, 3, 0.05).says_one
+    assert judge["dip_means"](0.01, 3, None).says_one
+    assert not judge["dip_means"](0.02, 3, None).says_one
+    assert judge["hdbscan"](1.0, 3, 20).says_one and judge["hdbscan"](0.0, 3, 20).says_one
+    assert not judge["hdbscan"](2.0, 3, 20).says_one
+    assert judge["sigclust"](0.3, 3, 0.05).says_one
+    assert not judge["sigclust"](0.02, 3, 0.05).says_one
+    assert not judge["sigclust"](NAN, 3, 0.05).says_one  # no p: no evidence of one group
+    assert judge["clest"](1.0, 3, None).says_one and not judge["clest"](2.0, 3, None).says_one
+    assert judge["stability"](0.3, 3, 0.07).says_one
+    assert not judge["stability"](0.0, 3, 0.07).says_one
+
+
+def test_every_test_of_a_rule_must_say_one_and_each_reads_its_parameter():
+    measured = {"dip": 0.5, "dip_means": 0.0, "hdbscan": {10: 2.0, 20: 1.0}}
+
+    def measure(test, k, param, model=None):
+        value = measured[test]
+        return value[int(param)] if isinstance(value, dict) else value
+
+    facts = Facts({"kmeans": {"a": 3}}, 10, measure=measure)
+    assert AnswerRule("kmeans", k1_test="dip+dip_means+hdbscan@20").test(
+        facts, 3).no_structure
+    said = AnswerRule("kmeans", k1_test="dip+dip_means+hdbscan@10").test(facts, 3)
+    assert not said.no_structure and said.words.endswith("HDBSCAN (min_cluster_size 10) "
+                                                         "finds 2 clusters")
+    assert [e.test for e in said.evidence] == ["dip", "dip_means", "hdbscan"]
+    assert AnswerRule(k1_test="dip@0.6").tests == [("dip", 0.6)]
+    assert AnswerRule(k1_test="dip", k1_level=0.01).tests == [("dip", 0.01)]
+
+
+def test_the_stability_test_reads_the_answering_algorithms_curve_at_the_k_found():
+    stability = {"a": S(k2=0.4, k5=0.01), "b": S(k2=0.3, k5=0.2)}
+    ctx = answer.Measuring(None, "0" * 24, {}, None, stability=stability)
+    facts = Facts({"kmeans": {}, "a": {}, "b": {}}, 10, measure=ctx)
+    rule = AnswerRule("auto", k1_test="stability@0.07")
+    assert not rule.test(facts, 5, "a").no_structure   # 0.01: a's k = 5 is stable
+    assert rule.test(facts, 5, "b").no_structure       # 0.2: what one group reaches
+    assert rule.test(facts, 2, "a").no_structure
+    assert not rule.test(facts, 3, "a").no_structure   # no value at 3: no evidence
+
+
+def test_the_measures_of_a_selection_are_made_once_and_seeded_by_the_data():
+    X = three_blobs()
+    a = answer.Measuring(X, "ab" * 12, {}, None)
+    b = answer.Measuring(X, "ab" * 12, {}, None)
+    assert a("dip_means", 2, None) == b("dip_means", 2, None)
+    assert a("sigclust", 3, 0.05) == b("sigclust", 3, 0.05)
+    assert a("sigclust", 3, 0.05) <= 0.05  # three blobs: beyond a Gaussian's k-means
+    assert a("hdbscan", 2, 10) == 3.0

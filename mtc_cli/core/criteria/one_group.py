@@ -148,20 +148,25 @@ REFERENCES = {"gaussian": gaussian_reference, "pc_box": pc_box_reference, "t": t
 
 def gap_at_k(ks, log_w, log_w_reference, k: int, *, se_factor: float = 1.0) -> Evidence:
     """Gap(k̂) against Gap(1) by Tibshirani, Walther & Hastie's (2001) one-standard-error
-    comparison: no group structure iff Gap(1) ≥ Gap(k̂) − s(k̂), Gap and s of their eq. 3 and
-    step 3 (:func:`mtc_cli.core.criteria.gap_statistic.gap`) from the curves the gap
-    statistic already has: ``log_w`` (log W_k of the data, one per k of ``ks``) and
-    ``log_w_reference`` ((B, len(ks)): of the B reference sets). Their rule compares
-    consecutive k; here the smallest k (1) is compared with the k̂ found, however far.
-    ``statistic``: Gap(k̂) − Gap(1); ``reference``: (s(k̂),)."""
+    comparison (:func:`gap_lead`), Gap and s of their eq. 3 and step 3
+    (:func:`mtc_cli.core.criteria.gap_statistic.gap`) from the curves the gap statistic
+    already has: ``log_w`` (log W_k of the data, one per k of ``ks``) and
+    ``log_w_reference`` ((B, len(ks)): of the B reference sets)."""
     ks = [int(v) for v in ks]
     if 1 not in ks or int(k) not in ks:
         raise ValueError(f"the curves must hold k = 1 and k̂ = {k}, got ks {ks}")
     g, s = gap(log_w, log_w_reference)
     i1, ik = ks.index(1), ks.index(int(k))
-    lead = float(g[ik] - g[i1])
-    return Evidence("gap", int(k), lead, (float(s[ik]),), np.nan, float(se_factor),
-                    bool(lead <= se_factor * s[ik]),
+    return gap_lead(float(g[ik] - g[i1]), float(s[ik]), k, se_factor=se_factor)
+
+
+def gap_lead(lead: float, s: float, k: int, *, se_factor: float = 1.0) -> Evidence:
+    """No group structure iff Gap(1) ≥ Gap(k̂) − s(k̂): the 1-s.e. rule of Tibshirani, Walther
+    & Hastie (2001, step 3) compares consecutive k; here the smallest k (1) is compared with
+    the k̂ found, however far. ``lead``: Gap(k̂) − Gap(1), the statistic; ``s``: s(k̂), the
+    reference. A NaN lead (no gap at k̂) decides nothing: ``says_one`` False."""
+    return Evidence("gap_at_k", int(k), float(lead), (float(s),), np.nan, float(se_factor),
+                    bool(np.isfinite(lead) and lead <= se_factor * s),
                     f"no group structure iff Gap({k}) − Gap(1) ≤ {se_factor:g}·s({k})")
 
 
