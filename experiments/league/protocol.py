@@ -73,15 +73,15 @@ def data(design: dict) -> tuple[np.ndarray, np.ndarray, int]:
 
 def probe(X: np.ndarray, sizes, k_max: int, rng: np.random.Generator) -> list[dict]:
     """The rows of a data set's probe — what the tests of k = 1 of the catalog measure of the
-    data, as ``mtc select`` measures them (:class:`mtc_cli.selection.answer.Measuring`, its
+    data, as ``mtc select`` measures them (:class:`mtc_cli.selection.gates.Measuring`, its
     generators here the task's): HDBSCAN's own number of clusters (scikit-learn's
     ``HDBSCAN``, excess of mass, at each ``min_cluster_size``; 1 where every object is
     noise; on at most 2 000 objects, as the test), Hartigan's dip test of the first
     principal component (``score`` its p-value), dip-means' share of split viewers
     (``dip_means``), and SigClust's p at every k = 2..``k_max`` (``sigclust``)."""
     from mtc_cli.core.criteria.hdbscan_count import hdbscan_count
-    from mtc_cli.selection.answer import Measuring
     from mtc_cli.selection.catalog import GATES
+    from mtc_cli.selection.gates import Measuring
 
     seed = format(int(rng.integers(2**48)), "012x")
     measuring = Measuring(X, seed, {}, None)
@@ -90,11 +90,11 @@ def probe(X: np.ndarray, sizes, k_max: int, rng: np.random.Generator) -> list[di
         found, noise = hdbscan_count(measuring.sample(), int(m))
         rows.append({"criterion": f"hdbscan_{m}", "k": max(found, 1), "score": found,
                      "noise": noise})
-    rows.append({"criterion": "dip", "k": np.nan, "score": measuring("dip", 1, None)})
+    rows.append({"criterion": "dip", "k": np.nan, "score": measuring(GATES["dip"], 1, None)})
     rows.append({"criterion": "dip_means", "k": np.nan,
-                 "score": measuring("dip_means", 1, None)})
-    level = GATES["sigclust"].param
-    rows += [{"criterion": "sigclust", "k": k, "score": measuring("sigclust", k, level)}
+                 "score": measuring(GATES["dip_means"], 1, None)})
+    sigclust = GATES["sigclust"]
+    rows += [{"criterion": "sigclust", "k": k, "score": measuring(sigclust, k, sigclust.param)}
              for k in range(2, k_max + 1)]
     return rows
 

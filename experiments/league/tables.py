@@ -24,7 +24,6 @@ from experiments.league import vote_fit
 from experiments.league.protocol import FAMILIES, PROBE, Params
 from mtc_cli.selection import voting
 from mtc_cli.selection.answer import AnswerRule, Facts
-from mtc_cli.selection.catalog import GATES
 from mtc_cli.selection.voting import VoteRule
 
 #: the rows that are curves, not choices
@@ -123,11 +122,10 @@ def _facts(e: Election, models) -> Facts:
 
     done: dict = {}
 
-    def measure(test, k, param, model=None):
-        gate = GATES[test]
-        key = (test, k if gate.at_k else None, param, model if gate.per_model else None)
+    def measure(gate, k, param, model=None):
+        key = (gate.name, k if gate.at_k else None, param, model if gate.per_model else None)
         if key not in done:
-            done[key] = (stored[test](k, param) if test in stored
+            done[key] = (stored[gate.name](k, param) if gate.name in stored
                          else gate.measure(seen, k, param, model))
         return done[key]
 

@@ -23,6 +23,7 @@ import pandas as pd
 
 from mtc_cli.selection import auto, voting
 from mtc_cli.selection.catalog import ALGORITHMS, GATES
+from mtc_cli.selection.gates import Measuring
 from mtc_cli.selection.shipped import answer_rule
 
 
@@ -42,36 +43,6 @@ class Facts:
     #: what rules computed of these facts, for others that share it (the league scores many
     #: rules on one data set): each algorithm's vote and auto's standings, by their inputs
     memo: dict = field(default_factory=dict, compare=False, repr=False)
-
-
-class Measuring:
-    """What the tests of k = 1 measure of a selection's data, each once (per k̂ where it
-    depends on it): ``X`` the data, their :meth:`sample` of at most ``max_items`` objects,
-    a generator per test (:meth:`rng`, seeded by the data's ``digest``), and the choices and
-    curves of the algorithm the tests read (``choices``, ``curves``)."""
-
-    def __init__(self, X, digest: str, choices: dict, curves, max_items: int = 2000,
-                 stability: dict | None = None):
-        self.X, self.digest, self.choices, self.curves = X, digest, choices, curves
-        self.max_items, self.stability = max_items, stability or {}
-        self._done: dict = {}
-
-    def sample(self):
-        from mtc_cli.selection.criteria import reference_sample
-
-        return np.asarray(self.X[reference_sample(self.X, self.max_items)], dtype=np.float64)
-
-    def rng(self, name: str) -> np.random.Generator:
-        import zlib
-
-        return np.random.default_rng([int(self.digest[:12], 16), zlib.crc32(name.encode())])
-
-    def __call__(self, test: str, k: int, param, model: str | None = None):
-        gate = GATES[test]
-        key = (test, int(k) if gate.at_k else None, param, model if gate.per_model else None)
-        if key not in self._done:
-            self._done[key] = gate.measure(self, k, param, model)
-        return self._done[key]
 
 
 @dataclass(frozen=True)
@@ -196,7 +167,7 @@ class AnswerRule:
         if model is None:
             return Said()
         at = int(k) if np.isfinite(k) else 2
-        evidence = tuple(GATES[t].judge(facts.measure(t, at, p, answering), at, p)
+        evidence = tuple(GATES[t].judge(facts.measure(GATES[t], at, p, answering), at, p)
                          for t, p in self.tests)
         words = " and ".join(GATES[t].words(e, model)
                              for (t, _), e in zip(self.tests, evidence, strict=True))
@@ -231,8 +202,8 @@ class AnswerRule:
                    else "no vote: no criterion cast one")
             return Decision(m, k, how, m if np.isfinite(second) else None, second, tallies,
                             None, Said())
-        count = (facts.measure("hdbscan", 1, self.count_size) if self.count_use != "none"
-                 else np.nan)
+        count = (facts.measure(GATES["hdbscan"], 1, self.count_size)
+                 if self.count_use != "none" else np.nan)
         key = ("auto", self.winner, self.count_use, count, tuple(sorted(voted.items())))
         if key not in facts.memo:
             table = auto.standings({m: facts.curves.get(m, pd.Series(dtype=float))

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 
 from mtc_cli.selection.algorithms import BUILTIN as BUILTIN_ALGORITHMS
 from mtc_cli.selection.criteria import BUILTIN as BUILTIN_CRITERIA
-from mtc_cli.selection.criteria import GATES as BUILTIN_GATES
+from mtc_cli.selection.gates import GATES as BUILTIN_GATES
 from mtc_cli.selection.spec import Algorithm, Criterion, Gate
 
 #: name → algorithm, in the order of the output

@@ -18,6 +18,7 @@ from mtc_cli.core.criteria.dip import dip_pvalue
 from mtc_cli.selection import answer, auto, choice, shipped, voting
 from mtc_cli.selection.answer import Answer, AnswerRule, Facts
 from mtc_cli.selection.catalog import GATES
+from mtc_cli.selection.gates import Measuring
 from mtc_cli.selection.settings import Settings
 
 NAN = np.nan
@@ -45,10 +46,10 @@ def Rule(winner: str = "lowest", k1_test: str = "none", k1_level: float = 0.05) 
 def says_one(test: str, *, kmeans_choices: dict, dip_p: float, level: float = 0.05) -> bool:
     """Whether the test of k = 1 ``test`` finds no group structure, from k-means' choices
     and the dip test's p."""
-    seen = answer.Measuring(None, "0" * 24, kmeans_choices, None)
+    seen = Measuring(None, "0" * 24, kmeans_choices, None)
 
-    def measure(t, k, param, model=None):
-        return dip_p if t == "dip" else seen(t, k, param, model)
+    def measure(gate, k, param, model=None):
+        return dip_p if gate.name == "dip" else seen(gate, k, param, model)
 
     facts = Facts({"kmeans": kmeans_choices}, 10, measure=measure)
     return Rule(k1_test=test, k1_level=level).test(facts, 2).no_structure
@@ -59,7 +60,7 @@ def gate(X, summaries: dict, rule: AnswerRule) -> tuple[bool, str]:
     words)."""
     choices = {m: choice.choices(t) for m, t in summaries.items()}
     tested = rule.tested(choices)
-    facts = Facts(choices, 10, measure=answer.Measuring(X, "0" * 24,
+    facts = Facts(choices, 10, measure=Measuring(X, "0" * 24,
                                                         choices.get(tested, {}), None))
     said = rule.test(facts, 2)
     return said.no_structure, said.words
@@ -202,7 +203,7 @@ def test_dip_of_reads_the_first_principal_component():
     # bimodal along y, but x (sd 5) is the first component, and it is unimodal
     hidden = np.c_[rng.normal(0, 5, 300), np.r_[rng.normal(-1, 0.2, 150), rng.normal(1, 0.2, 150)]]
     for X, low in ((bimodal, True), (hidden, False)):
-        p = answer.Measuring(X, "0" * 24, {}, None)("dip", 2, 0.05)
+        p = Measuring(X, "0" * 24, {}, None)(GATES["dip"], 2, 0.05)
         assert p == pytest.approx(dip_pvalue(PCA(1).fit_transform(X)[:, 0])[1], rel=1e-9)
         assert (p < 1e-3) if low else (p > 0.05)
     assert dip_pvalue(hidden[:, 1])[1] < 1e-3  # what the second component would have said
@@ -497,7 +498,7 @@ def gap_curve(values: dict, se: float = 0.1) -> pd.DataFrame:
 def test_the_gap_at_k_weighs_gap_1_against_gap_at_the_k_voted():
     # Gap(1) = 0.5 beats Gap(2) = 0.3 (the 1-s.e. rule would stop at 1), but Gap(4) = 0.9
     curve = gap_curve({1: 0.5, 2: 0.3, 3: 0.6, 4: 0.9})
-    ctx = answer.Measuring(one_blob(), "0" * 24, {}, curve)
+    ctx = Measuring(one_blob(), "0" * 24, {}, curve)
     rule = AnswerRule("kmeans", k1_test="gap_at_k")
     facts = Facts({"kmeans": {"a": 4, "b": 4}}, 10, measure=ctx)
     said = rule.test(facts, 4)
@@ -527,8 +528,8 @@ def test_each_test_of_k1_judges_its_own_statistic():
 def test_every_test_of_a_rule_must_say_one_and_each_reads_its_parameter():
     measured = {"dip": 0.5, "dip_means": 0.0, "hdbscan": {10: 2.0, 20: 1.0}}
 
-    def measure(test, k, param, model=None):
-        value = measured[test]
+    def measure(gate, k, param, model=None):
+        value = measured[gate.name]
         return value[int(param)] if isinstance(value, dict) else value
 
     facts = Facts({"kmeans": {"a": 3}}, 10, measure=measure)
@@ -544,7 +545,7 @@ def test_every_test_of_a_rule_must_say_one_and_each_reads_its_parameter():
 
 def test_the_stability_test_reads_the_answering_algorithms_curve_at_the_k_found():
     stability = {"a": S(k2=0.4, k5=0.01), "b": S(k2=0.3, k5=0.2)}
-    ctx = answer.Measuring(None, "0" * 24, {}, None, stability=stability)
+    ctx = Measuring(None, "0" * 24, {}, None, stability=stability)
     facts = Facts({"kmeans": {}, "a": {}, "b": {}}, 10, measure=ctx)
     rule = AnswerRule("auto", k1_test="stability@0.07")
     assert not rule.test(facts, 5, "a").no_structure   # 0.01: a's k = 5 is stable
@@ -555,9 +556,9 @@ def test_the_stability_test_reads_the_answering_algorithms_curve_at_the_k_found(
 
 def test_the_measures_of_a_selection_are_made_once_and_seeded_by_the_data():
     X = three_blobs()
-    a = answer.Measuring(X, "ab" * 12, {}, None)
-    b = answer.Measuring(X, "ab" * 12, {}, None)
-    assert a("dip_means", 2, None) == b("dip_means", 2, None)
-    assert a("sigclust", 3, 0.05) == b("sigclust", 3, 0.05)
-    assert a("sigclust", 3, 0.05) <= 0.05  # three blobs: beyond a Gaussian's k-means
-    assert a("hdbscan", 2, 10) == 3.0
+    a = Measuring(X, "ab" * 12, {}, None)
+    b = Measuring(X, "ab" * 12, {}, None)
+    assert a(GATES["dip_means"], 2, None) == b(GATES["dip_means"], 2, None)
+    assert a(GATES["sigclust"], 3, 0.05) == b(GATES["sigclust"], 3, 0.05)
+    assert a(GATES["sigclust"], 3, 0.05) <= 0.05  # three blobs: beyond a Gaussian's k-means
+    assert a(GATES["hdbscan"], 2, 10) == 3.0
