@@ -20,7 +20,7 @@ test:
 # the bad-input and interruption suite (both reviews' cases, cache damage, locks, signals,
 # a full disk, a bounded fuzz run of the readers)
 test-reliability:
-	$(PYTHON) -m pytest -m reliability
+	$(PYTHON) -m pytest -m "reliability or review"
 
 # against a single-node SLURM the test starts (root; apt-get install slurmctld slurmd
 # slurm-client munge — .ci/run does)

@@ -7,6 +7,7 @@ the runner."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass
@@ -97,11 +98,36 @@ def selection_of(p: Params) -> Selection:
 
 def run_folder(p: Params, seed: int) -> tuple[Path, str]:
     """(``results/select/<data stem>-<model>-<digest>``, the digest): the run folder of a
-    selection — one per data file, model and options — and the sha256 of what decides its
-    answer: the data file's bytes, the data stem and model (given or by default), every
-    other key not at its default and the seed; not where the file is, nor how or where the
-    run is done (-j, --backend, --out, --json)."""
+    selection — one per question asked of a data file — and the sha256 of what decides its
+    answer: the data file's bytes, the data stem and model (given or by default), how the
+    file is read (the keys not at their default), each model's Settings as resolved (k
+    range, criteria in the catalog's order, restarts: a default spelt out or criteria
+    reordered ask the same question) and the seed; not where the file is, nor how or where
+    the run is done (-j, --backend, --out, --json). A folder made before the digest read the
+    resolved settings (:func:`_options_folder`) is found and kept."""
+    from mtc_cli.selection.catalog import CRITERIA
+
     name = run_name(p)
+    defaults = to_plain(Params())
+    read = {k: v for k, v in to_plain(p).items() if k in (*READ, "tfidf") and v != defaults[k]}
+    order = list(CRITERIA)
+    settings = {m: to_plain({**dataclasses.asdict(s),
+                             "criteria": sorted(s.criteria, key=order.index)})
+                for m, s in selection_of(p).settings.items()}
+    question = {"data": file_sha256(p.data), "name": name, "seed": seed, "read": read,
+                "settings": settings}
+    digest = hashlib.sha256(json.dumps(question, sort_keys=True).encode()).hexdigest()
+    folder = Path("results") / "select" / f"{name}-{digest[:6]}"
+    if not folder.exists():
+        earlier = _options_folder(p, seed, name)
+        if earlier[0].exists():
+            return earlier
+    return folder, digest
+
+
+def _options_folder(p: Params, seed: int, name: str) -> tuple[Path, str]:
+    """The run folder as named before its digest read the resolved settings: by every key
+    not at its default, as given."""
     defaults = to_plain(Params())
     options = {k: v for k, v in to_plain(p).items()
                if k not in ("data", "model") and v != defaults[k]}
@@ -131,13 +157,7 @@ class SelectProtocol(Experiment):
         return data.n_items * data.n_features <= THREADS_UP_TO
 
     def task_bytes(self, p: Params) -> float:
-        """The matrix, its halves and a few working copies of it (8 bytes a number), the
-        blocks of nearest-neighbour distances, and a GMM's k covariances of d × d."""
-        sel = selection_of(p)
-        n, d = sel.data.n_items, sel.data.n_features
-        k = max(s.k_hi for s in sel.settings.values())
-        covariances = 8 * k * d * d * 4 if sel.model in ("gmm", "auto") else 0
-        return 8 * n * d * 6 + 16 * 2**20 + covariances
+        return selection_of(p).task_bytes()
 
     def run_name(self, p: Params) -> str:
         return run_name(p)
@@ -162,10 +182,10 @@ class SelectProtocol(Experiment):
 
         where = task[LOCATION]
         data, store = load(where["path"], where["read"])
-        X, digest = prepared(store, data, task["model"], where["tfidf"])
+        X, digest, train_labels = prepared(store, data, task["model"], where["tfidf"])
         if digest != task["data"]:
             raise MtcError(f"{where['path']}: the data changed since this run was planned; run "
                            "the command again")
-        rows = run_task(X, task, rng, train_labels=data.train_labels)
+        rows = run_task(X, task, rng, train_labels=train_labels)
         return ([{**r, "model": task["model"]} for r in rows]
                 if where.get("rows_name_model") else rows)

@@ -120,9 +120,17 @@ def _import(modules: tuple[str, ...]) -> None:
 
 
 def default_run_dir(cfg: Config) -> Path:
-    """``results/<config stem>/``; the quick profile goes to ``results/quick/<stem>/``."""
+    """``results/<config stem>/``; the quick profile goes to ``results/quick/<stem>/``; a
+    ``select`` config saved outside the project's ``configs/`` (``mtc select
+    --save-config``) to ``results/select/<stem>/``, beside ``mtc select``'s own runs."""
+    from mtc_cli.run.params import PROJECT_ROOT
+
     stem = cfg.path.stem
-    return Path("results") / "quick" / stem if cfg.quick else Path("results") / stem
+    if cfg.quick:
+        return Path("results") / "quick" / stem
+    if cfg.experiment == "select" and cfg.path.resolve().parent != PROJECT_ROOT / "configs":
+        return Path("results") / "select" / stem
+    return Path("results") / stem
 
 
 def run(cfg: Config, *, out: Path | None = None, jobs: int = 1, force: bool = False,

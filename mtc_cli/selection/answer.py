@@ -31,15 +31,20 @@ from mtc_cli.selection.shipped import answer_rule
 class Facts:
     """What an answer reads of one data set: per algorithm its criteria's choices
     (``choices``: model → {criterion: k}) and its S(k)/S_perm(k) (``curves``: model → a
-    Series over k; ``auto`` reads them), the largest k offered (``k_hi``), and
+    Series over k; ``auto`` reads them), the range's edge (``k_hi``: the largest k offered,
+    inf where it is the number of distinct rows, :func:`~mtc_cli.selection.settings.edge`),
+    and
     ``measure(test, k, param, model)``: what a test of k = 1 of the catalog measures of the
     data at k̂ = ``k`` of the answering ``model`` (:class:`Measuring` for a selection; the
     league's stored statistics)."""
 
     choices: dict
-    k_hi: int
+    k_hi: float
     curves: dict = field(default_factory=dict)
     measure: object = None
+    #: the number of distinct rows where it is no more than ``k_hi`` (the data are that many
+    #: rows repeated: the tests of k = 1, made for continuous data, do not apply), else None
+    atoms: int | None = None
     #: what rules computed of these facts, for others that share it (the league scores many
     #: rules on one data set): each algorithm's vote and auto's standings, by their inputs
     memo: dict = field(default_factory=dict, compare=False, repr=False)
@@ -167,11 +172,23 @@ class AnswerRule:
         if model is None:
             return Said()
         at = int(k) if np.isfinite(k) else 2
+        if facts.atoms is not None:
+            return Said(False, f"no test of k = 1: the data are {facts.atoms} distinct rows "
+                               "repeated, each one a group of copies", (), float(at))
         evidence = tuple(GATES[t].judge(facts.measure(GATES[t], at, p, answering), at, p)
                          for t, p in self.tests)
         words = " and ".join(GATES[t].words(e, model)
                              for (t, _), e in zip(self.tests, evidence, strict=True))
         return Said(all(e.says_one for e in evidence), words, evidence, float(at))
+
+    def own_support(self, facts: Facts, k: float, answering: str | None, draws: int) -> float:
+        """The share of ``draws`` redraws of its tests' randomness
+        (:meth:`~mtc_cli.selection.gates.Measuring.redrawn`: random split r's stability,
+        the gap's reference sets resampled, new samples and simulations) on which the
+        rule's tests of k = 1 all say so again at k̂ = ``k``: the doubt of a k = 1 answer."""
+        said = [self.test(replace(facts, measure=facts.measure.redrawn(r)), k,
+                          answering).no_structure for r in range(draws)]
+        return float(np.mean(said)) if said else np.nan
 
     def decide(self, facts: Facts, votes: dict) -> Decision:
         """The answer to ``facts`` with each algorithm's vote by ``votes`` (model →
@@ -255,8 +272,9 @@ class Answer:
     """One answer with its doubt: the ``model`` and ``k``, how it was reached (``how``),
     the runner-up (model, k), and the ``support`` of each — the share of the random splits
     on which the vote, every split-based criterion read on that split alone, gives that k
-    (NaN where it does not apply: a test's k = 1, a model without splits). ``weak``: the
-    answer's support is below :data:`WEAK_SUPPORT`."""
+    (0 where none does; NaN for a model without splits); a k = 1 of the tests of k = 1: the
+    share of their random draws on which they say so again (:meth:`AnswerRule.own_support`).
+    ``weak``: the answer's support is below :data:`WEAK_SUPPORT`."""
 
     model: str | None
     k: float
@@ -278,11 +296,13 @@ class Answer:
                 "weak": self.weak}
 
 
-def split_shares(rows, summary, settings, rule) -> dict:
+def split_shares(rows, summary, settings, rule, distinct: int | None = None) -> dict:
     """k → the share of the random splits whose vote under ``rule`` gives k: each split
     recomputed with every criterion read per split (MTC, capacity, stability, prediction
-    strength) on that split alone, the others as chosen on all splits."""
+    strength) on that split alone, the others as chosen on all splits (``distinct``: the
+    number of distinct rows, :func:`~mtc_cli.selection.settings.edge`)."""
     from mtc_cli.selection import choice
+    from mtc_cli.selection.settings import edge
 
     base = choice.choices(summary)
     per = choice.per_split(rows, settings)
@@ -292,17 +312,19 @@ def split_shares(rows, summary, settings, rule) -> dict:
     counts: dict = {}
     for r in range(n):
         picks = {**base, **{c: v[r] for c, v in per.items() if r < len(v)}}
-        k = voting.elect(picks, rule, settings.k_hi)[0]
+        k = voting.elect(picks, rule, edge(settings, distinct))[0]
         counts[k] = counts.get(k, 0) + 1
     return {k: c / n for k, c in counts.items()}
 
 
 def facts(X, rows: dict, summaries: dict, settings: dict, rule: AnswerRule, *,
-          curves: dict | None = None, digest: str = "0" * 24) -> Facts:
+          curves: dict | None = None, digest: str = "0" * 24,
+          distinct: int | None = None) -> Facts:
     """The :class:`Facts` of a selection: each model's choices (``summaries``: model →
     summary table), under ``auto`` its S(k)/S_perm(k) (``rows``: model → its rows), and
     what the rule's tests measure of X (:class:`Measuring`: the tested algorithm's curves,
-    ``curves``: model → its curves table; its generators seeded by the data's ``digest``)."""
+    ``curves``: model → its curves table; its generators seeded by the data's ``digest``)
+    and, where the ``distinct`` rows of X are no more than the largest k, their number."""
     from mtc_cli.selection import choice
 
     choices = {m: choice.choices(summaries[m]) for m in settings}
@@ -310,33 +332,45 @@ def facts(X, rows: dict, summaries: dict, settings: dict, rule: AnswerRule, *,
     table = (curves or {}).get(tested, pd.DataFrame(columns=["criterion", "k", "value"]))
     stability = {m: auto.normalised_stability(rows[m]) for m in settings
                  if "stability" in settings[m].criteria}
+    from mtc_cli.selection.settings import edge
+
     max_items = min(s.max_items for s in settings.values())
-    return Facts(choices, max(s.k_hi for s in settings.values()),
+    k_hi = max(s.k_hi for s in settings.values())
+    return Facts(choices, max(edge(s, distinct) for s in settings.values()),
                  stability if rule.model == "auto" else {},
-                 Measuring(X, digest, choices.get(tested, {}), table, max_items, stability))
+                 Measuring(X, digest, choices.get(tested, {}), table, max_items, stability,
+                           rows=rows, settings=settings, tested=tested),
+                 distinct if distinct is not None and distinct <= k_hi else None)
 
 
 def find(X, rows: dict, summaries: dict, settings: dict, *, auto_mode: bool,
-         rule: AnswerRule | None = None, curves: dict | None = None, digest: str = "0" * 24):
+         rule: AnswerRule | None = None, curves: dict | None = None, digest: str = "0" * 24,
+         distinct: int | None = None):
     """The answer of a selection with its doubt, by ``rule`` (default: the shipped one) for
     ``auto`` or the one model of ``settings``: (:class:`Answer`, each model's tally, ``auto``'s
     decision table or None, what the test of k = 1 found). ``rows``, ``summaries``,
-    ``settings``, ``curves``: model → its rows, summary table, Settings and curves."""
+    ``settings``, ``curves``: model → its rows, summary table, Settings and curves;
+    ``distinct``: the number of distinct rows of X (:func:`facts`)."""
     rule = replace(rule or shipped_rule(), model="auto" if auto_mode else next(iter(settings)))
     votes = {m: voting.rule_for(m, s.criteria) for m, s in settings.items()}
-    d = rule.decide(facts(X, rows, summaries, settings, rule, curves=curves, digest=digest),
-                    votes)
-    shares = {m: split_shares(rows[m], summaries[m], settings[m], votes[m])
+    f = facts(X, rows, summaries, settings, rule, curves=curves, digest=digest,
+              distinct=distinct)
+    d = rule.decide(f, votes)
+    shares = {m: split_shares(rows[m], summaries[m], settings[m], votes[m], distinct)
               for m in dict.fromkeys((d.voted_model, d.runner_up_model)) if m is not None}
 
-    def share(m, k) -> float:
-        return shares[m].get(k, np.nan) if m is not None and np.isfinite(k) else np.nan
+    def share(m, k) -> float:  # 0 where no split gives k; NaN without splits
+        if m is None or not np.isfinite(k) or not shares[m]:
+            return np.nan
+        return shares[m].get(k, 0.0)
 
     found = Answer(d.voted_model, d.voted_k, d.how, d.runner_up_model, d.runner_up_k,
                    share(d.voted_model, d.voted_k), share(d.runner_up_model, d.runner_up_k))
     if d.said.no_structure:
+        draws = min(s.splits for s in settings.values())
         found = Answer(found.model, 1.0, f"no group structure: {d.said.words}", found.model,
-                       found.k, np.nan, found.support)
+                       found.k, rule.own_support(f, d.voted_k, d.voted_model, draws),
+                       found.support)
     elif d.said.words:
         found = replace(found, how=f"{found.how}; {d.said.words}")
     return found, d.tallies, d.table, d.said

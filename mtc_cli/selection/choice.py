@@ -47,14 +47,18 @@ def evaluate(rows: pd.DataFrame, criterion: str, settings=None) -> Choice:
     return Choice(curve, chosen, per, note)
 
 
-def summarize(rows: pd.DataFrame, settings, *, true_k=None) -> tuple[pd.DataFrame,
-                                                                        pd.DataFrame]:
+def summarize(rows: pd.DataFrame, settings, *, true_k=None,
+              distinct: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(summary, curves): one summary row per criterion of ``settings`` — ``selected_k``,
     the quartiles of the per-split choices (``selected_k_q25``/``_q75``, empty without
-    splits), ``n_reps``, the k range where it is defined, what it optimises, ``true_k`` —
-    and the tidy curves (``criterion``, ``k``, ``value``, ``lo``, ``hi``) the figure
-    draws."""
+    splits), ``n_reps``, the k range where it is defined, whether it chose the range's
+    :func:`~mtc_cli.selection.settings.edge` (``at_edge``; ``distinct``: the number of
+    distinct rows), what it optimises, ``true_k`` — and the tidy curves (``criterion``,
+    ``k``, ``value``, ``lo``, ``hi``) the figure draws."""
+    from mtc_cli.selection.settings import edge
+
     s = settings
+    top = edge(s, distinct)
     out, curves = [], []
     for c in s.criteria:
         chosen = evaluate(rows, c, s)
@@ -67,7 +71,7 @@ def summarize(rows: pd.DataFrame, settings, *, true_k=None) -> tuple[pd.DataFram
             "selected_k_q25": q25, "selected_k_q75": q75,
             "n_reps": len(per) if per else 1,
             "k_min": max(s.k_lo, crit.k_min), "k_max": s.k_hi,
-            "at_edge": bool(np.isfinite(k) and k >= s.k_hi and max(s.k_lo, crit.k_min) < s.k_hi),
+            "at_edge": bool(np.isfinite(k) and k >= top and max(s.k_lo, crit.k_min) < s.k_hi),
             "optimises": crit.describe(ALGORITHMS[s.model]), "note": chosen.note,
             "true_k": np.nan if true_k is None else true_k,
         })

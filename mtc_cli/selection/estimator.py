@@ -58,8 +58,10 @@ class OrderSelector(BaseEstimator):
     names and defaults, checked at ``fit`` by the same checks: a bad one is a ValueError
     naming it; data the model does not take (e.g. every row identical) are a
     :class:`DataRefused`, in the words of ``mtc select``. ``k`` also takes an int K (1..K), a
-    pair (lo, hi) or a contiguous range of ints; ``criteria`` a list, one name, or "all".
-    ``model`` None: the league's answer (``auto``) for dense X, spherical k-means for sparse.
+    pair (lo, hi) or a contiguous range of ints; ``criteria`` a list, names separated by
+    commas (as ``--criteria``), or "all". ``model`` None: the league's answer (``auto``) for
+    dense X, spherical k-means for sparse (its all-zero rows, which have no direction, left
+    out: their label is −1). Data of few distinct rows: k at most their number, and said.
 
     Parameters
     ----------
@@ -134,6 +136,12 @@ class OrderSelector(BaseEstimator):
                     check_consistent_length(X, values)
                 except (TypeError, ValueError) as exc:
                     raise type(exc)(f"{name} must hold one entry per row of X: {exc}") from None
+        if y is not None:
+            missing = pd.isna(pd.Series(np.asarray(y, dtype=object).ravel()))
+            if missing.any():
+                raise ValueError(f"the labels (y) are missing in {missing.sum()} row(s), the "
+                                 f"first in row {int(np.argmax(missing))} of X; leave those "
+                                 "rows out of X and y")
         import scipy.sparse as sp
 
         data = UserData(X, "sparse" if sp.issparse(X) else "table", [],
@@ -160,7 +168,8 @@ class OrderSelector(BaseEstimator):
             one._set(sel, rows, derived, m)
             found = answer.find(sel.matrix(m), {m: rows[m]}, {m: derived.summaries[m]},
                                 {m: sel.settings[m]}, auto_mode=False,
-                                curves={m: derived.curves[m]}, digest=sel.digest(m))[0]
+                                curves={m: derived.curves[m]}, digest=sel.digest(m),
+                                distinct=sel.distinct)[0]
             one._answered(found)
             one._label(sel, m)
             fitted[m] = one
@@ -194,7 +203,12 @@ class OrderSelector(BaseEstimator):
         """``labels_``: the clustering of X at ``k_`` by ``model`` (the answer's)."""
         model = model or sel.model
         if ALGORITHMS[model].clusters and self.k_ is not None:
-            self.labels_ = sel.labels(model, self.k_, self.random_state_)
+            labels = sel.labels(model, self.k_, self.random_state_)
+            if sel.kept is not None:  # the rows left out (all zero, for the cosine): −1
+                full = np.full(len(sel.kept), -1, dtype=labels.dtype)
+                full[sel.kept] = labels
+                labels = full
+            self.labels_ = labels
 
     def _model_for(self, X) -> str:
         """``model``, or by default the league's answer for dense data
@@ -270,9 +284,12 @@ def _k_text(k) -> str | None:
 
 
 def _criteria(criteria) -> list | None:
-    """``criteria`` as the option takes it: None for "all" (or None), a list otherwise."""
-    if criteria is None or (isinstance(criteria, str) and criteria == "all"):
+    """``criteria`` as the option takes it: None for "all" (or None); a str as ``--criteria``
+    takes it, names separated by commas; a list otherwise."""
+    if criteria is None or (isinstance(criteria, str) and criteria.strip() == "all"):
         return None
+    if isinstance(criteria, str):
+        return [c.strip() for c in criteria.split(",") if c.strip()]
     return list(criteria)
 
 

@@ -278,9 +278,13 @@ class SphericalKmeans(_PerK):
 
     @staticmethod
     def check_data(X, name: str) -> None:
-        """Refuse all-zero rows: they have no direction for the cosine."""
+        """Refuse one column (its rows point one of two ways) and all-zero rows (no direction
+        for the cosine; a selection leaves them out first)."""
         from mtc_cli.core.errors import MtcError
 
+        if X.shape[1] < 2:
+            raise MtcError(f"{name}: 1 feature(s): every row points one of two ways, which "
+                           "leaves spherical k-means nothing to group by; use the model kmeans")
         norms = np.asarray(abs(X).sum(axis=1)).ravel()
         empty = np.flatnonzero(norms == 0)
         if len(empty):

@@ -25,13 +25,50 @@ class Measuring:
     per test (:meth:`rng`, seeded by the data's ``digest``), the choices and curves of the
     algorithm the tests read (``choices``, ``curves``) and each algorithm's S(k)/S_perm(k)
     (``stability``). Called with a :class:`~mtc_cli.selection.spec.Gate`, the k̂, its
-    parameter and the answering algorithm."""
+    parameter and the answering algorithm.
+
+    :meth:`redrawn` measures the same again on another draw of what is random in them (from
+    the tested algorithm's ``rows`` and ``settings``: model → its rows and Settings)."""
 
     def __init__(self, X, digest: str, choices: dict, curves, max_items: int = 2000,
-                 stability: dict | None = None):
+                 stability: dict | None = None, *, rows: dict | None = None,
+                 settings: dict | None = None, tested: str | None = None,
+                 draw: int | None = None):
         self.X, self.digest, self.choices, self.curves = X, digest, choices, curves
         self.max_items, self.stability = max_items, stability or {}
+        self.rows, self.settings, self.tested = rows or {}, settings or {}, tested
+        self.draw = draw
         self._done: dict = {}
+
+    def redrawn(self, draw: int) -> Measuring:
+        """The measures on draw ``draw`` ≥ 0 of their randomness: every generator seeded
+        with it too (the ties' spread, samples, reference and simulated data sets); each
+        algorithm's S(k)/S_perm(k) of random split ``draw`` alone; the tested algorithm's
+        gap statistic over reference sets drawn with replacement from the run's (the
+        bootstrap of its B references), its choices and curve of it. Criteria without
+        randomness of their own (Clest's choice, Duda & Hart's) as they are."""
+        import pandas as pd
+
+        from mtc_cli.selection import choice
+        from mtc_cli.selection.auto import normalised_stability
+
+        stability = {}
+        for m, curve in self.stability.items():
+            r = self.rows.get(m)
+            stability[m] = curve if r is None else normalised_stability(r[r["rep"] == draw])
+        choices, curves = dict(self.choices), self.curves
+        rows, s = self.rows.get(self.tested), self.settings.get(self.tested)
+        gaps = [c for c in choices if c.startswith("gap")]
+        if rows is not None and gaps:
+            rows = _references_redrawn(rows, self.rng("gap references", draw))
+            drawn = {c: choice.evaluate(rows, c, s) for c in gaps}
+            choices.update({c: d.k for c, d in drawn.items()})
+            curves = pd.concat([curves[~curves["criterion"].isin(gaps)],
+                                *(d.curve.reset_index().assign(criterion=c)
+                                  for c, d in drawn.items())], ignore_index=True)
+        return Measuring(self.X, self.digest, choices, curves, self.max_items, stability,
+                         rows=self.rows, settings=self.settings, tested=self.tested,
+                         draw=draw)
 
     def continuous(self):
         """The data with tied values spread within their resolution
@@ -52,13 +89,16 @@ class Measuring:
         X = self.continuous()
         return np.asarray(X[reference_sample(X, self.max_items)], dtype=np.float64)
 
-    def rng(self, name: str):
-        """A numpy Generator of its own for what ``name`` draws, seeded by the data."""
+    def rng(self, name: str, draw: int | None = None):
+        """A numpy Generator of its own for what ``name`` draws, seeded by the data (and by
+        the draw, :meth:`redrawn`)."""
         import zlib
 
         import numpy as np
 
-        return np.random.default_rng([int(self.digest[:12], 16), zlib.crc32(name.encode())])
+        draw = self.draw if draw is None else draw
+        return np.random.default_rng([int(self.digest[:12], 16), zlib.crc32(name.encode()),
+                                      *(() if draw is None else (draw + 1,))])
 
     def __call__(self, gate: Gate, k: int, param, model: str | None = None):
         key = (gate.name, int(k) if gate.at_k else None, param,
@@ -66,6 +106,21 @@ class Measuring:
         if key not in self._done:
             self._done[key] = gate.measure(self, k, param, model)
         return self._done[key]
+
+
+def _references_redrawn(rows, rng):
+    """``rows`` with the gap statistic's reference sets (``reference`` 1, one ``rep`` each)
+    drawn with replacement from themselves, as many as there are."""
+    import pandas as pd
+
+    is_ref = (rows["criterion"] == "gap") & (rows.get("reference", 0) == 1)
+    refs = rows[is_ref]
+    reps = refs["rep"].unique()
+    if len(reps) < 2:
+        return rows
+    picked = rng.choice(reps, size=len(reps), replace=True)
+    drawn = [refs[refs["rep"] == r].assign(rep=i) for i, r in enumerate(picked)]
+    return pd.concat([rows[~is_ref], *drawn], ignore_index=True)
 
 
 #: simulated null data sets of SigClust

@@ -54,13 +54,17 @@ def answer_lines(found: dict | None) -> list[str]:
         other = found["runner_up_model"]
         who = f"{other}, " if isinstance(other, str) and other != found["model"] else ""
         doubt.append(f"runner-up {who}k = {_k(second)}")
+    tested = found["k"] == 1 and str(found["how"]).startswith("no group structure")
+    draws = "the test's random draws" if tested else "the random splits"
     for name, share in (("it", found["support"]), ("the runner-up", found["runner_up_support"])):
         if np.isfinite(share):
-            doubt.append(f"{share:.0%} of the random splits agree with {name}")
+            doubt.append(f"the test of k = 1 says so again on {share:.0%} of its random draws "
+                         "(splits, reference sets, samples)" if tested and name == "it" else
+                         f"{share:.0%} of the random splits agree with {name}")
     if doubt:
         line += f" Doubt: {'; '.join(doubt)}."
     if bool(found.get("weak")):
-        line += (f" A weak answer: fewer than {answer.WEAK_SUPPORT:.0%} of the random splits "
+        line += (f" A weak answer: fewer than {answer.WEAK_SUPPORT:.0%} of {draws} "
                  "reproduce it.")
     return [""] + textwrap.wrap(line, 100, subsequent_indent="  ")
 

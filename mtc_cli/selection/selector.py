@@ -17,7 +17,14 @@ from mtc_cli.core.errors import MtcError
 from mtc_cli.selection import answer, auto, choice, engine
 from mtc_cli.selection.catalog import ALGORITHMS, CRITERIA, auto_models, models_of
 from mtc_cli.selection.options import Options
-from mtc_cli.selection.settings import CARRIED, Settings, check_data, make_settings, parse_range
+from mtc_cli.selection.settings import (
+    CARRIED,
+    Settings,
+    check_data,
+    default_range,
+    make_settings,
+    parse_range,
+)
 
 #: the model a kind of input counts by default; a table's is the answer's default, chosen
 #: on the league of families (:func:`mtc_cli.selection.answer.default_model`)
@@ -52,12 +59,26 @@ class Selection:
 
     def __init__(self, data, options: Options, *, tfidf: bool = False,
                  store: dict | None = None):
-        self.data, self.options, self.tfidf = data, options, tfidf
+        self.options, self.tfidf = options, tfidf
         self._store = {} if store is None else store
         self.model = options.model or (answer.default_model() if data.kind == "table"
                                        else DEFAULT_MODEL[data.kind])
         self.auto = self.model == "auto"
+        self.kept, notes = _directions(data, self.model)
+        if self.kept is not None:
+            data = _rows(data, self.kept)
+        #: the number of distinct rows (None for a sparse matrix)
+        self.distinct = _distinct(data.X)
+        if self.distinct is not None and self.distinct < data.n_items:
+            notes.append(f"{data.n_items} rows, {self.distinct} distinct: "
+                         f"{data.n_items - self.distinct} repeat an earlier row exactly")
+        self.data = replace(data, notes=(*data.notes, *notes))
         self.settings, self.left_out = self._all_settings()
+        hi = max(s.k_hi for s in self.settings.values())
+        if self.distinct is not None and hi == self.distinct:
+            self.data = replace(self.data, notes=(
+                *self.data.notes, f"k offered up to {hi}, the number of distinct rows: more "
+                                  "clusters would split copies of one row"))
         self._derived: tuple = (None, None)
 
     @property
@@ -97,9 +118,24 @@ class Selection:
         if self.auto and criteria is not None:  # those that apply, and the stability
             criteria = [c for c in dict.fromkeys([*criteria, "stability"])
                         if CRITERIA[c].applies(ALGORITHMS[model])]
-        return make_settings(model, None if o.k is None else parse_range(o.k), criteria,
-                             n=data.n_items, d=data.n_features, train_labels=self.train_labels,
+        return make_settings(model, self._k_range(model), criteria, n=data.n_items,
+                             d=data.n_features, train_labels=self.train_labels,
                              **{f.name: getattr(o, f.name) for f in CARRIED})
+
+    def _k_range(self, model: str) -> tuple[int, int] | None:
+        """The k range asked (None: the model's default), at most the number of distinct
+        rows: more clusters, a larger rank or more roles than distinct rows would only
+        split copies of one row apart."""
+        k = None if self.options.k is None else parse_range(self.options.k)
+        m = self.distinct
+        if m is None:
+            return k
+        lo, hi = k or default_range(model, self.data.n_items, self.data.n_features)
+        if lo >= m and hi > m:
+            raise MtcError(f"key 'k': the {self.data.n_items} rows hold {m} distinct ones: "
+                           f"k = {lo}..{hi} would split copies of one row apart; offer k "
+                           f"up to {m}, such as 1..{m}")
+        return (lo, min(hi, m)) if k is not None or hi > m else None
 
     # --- the matrix each model sees, and the tasks -------------------------------------
 
@@ -115,9 +151,34 @@ class Selection:
         """Every model's tasks, each naming the matrix it runs on."""
         return [t for m, s in self.settings.items() for t in engine.tasks(s, self.digest(m))]
 
+    def task_bytes(self) -> float:
+        """What one task holds: the matrix, its halves and a few working copies of it (8
+        bytes a number), the blocks of nearest-neighbour distances, and a GMM's k
+        covariances of d × d."""
+        n, d = self.data.n_items, self.data.n_features
+        k = max(s.k_hi for s in self.settings.values())
+        covariances = 8 * k * d * d * 4 if self.model in ("gmm", "auto") else 0
+        return 8 * n * d * 6 + 16 * 2**20 + covariances
+
+    def workers(self, n_jobs: int) -> int:
+        """The worker processes of ``n_jobs`` (-1: every core, -2 all but one, …) as ``mtc
+        select``'s ``-j`` allows them (:func:`mtc_cli.run.workers.count`: at most the
+        cores, the tasks and what memory holds), a warning saying why when fewer."""
+        import warnings
+
+        from mtc_cli.run.workers import cores, count
+
+        requested = max(cores() + 1 + n_jobs, 1) if n_jobs < 0 else n_jobs
+        n, why = count(requested, len(self.tasks()), self.task_bytes())
+        if n < requested:
+            warnings.warn(f"n_jobs={n_jobs}: {n} worker{'s' * (n != 1)}, as {why}",
+                          stacklevel=3)
+        return n
+
     def run(self, seed: int, *, n_jobs: int = 1) -> dict:
         """model → the rows of its tasks, computed in this process
-        (:func:`mtc_cli.selection.engine.run`)."""
+        (:func:`mtc_cli.selection.engine.run`) by :meth:`workers` of ``n_jobs``."""
+        n_jobs = self.workers(n_jobs)
         return {m: engine.run(self.matrix(m), s, seed, train_labels=self.train_labels,
                               n_jobs=n_jobs) for m, s in self.settings.items()}
 
@@ -140,13 +201,14 @@ class Selection:
         if self._derived[0] is rows:
             return self._derived[1]
         by_model = rows if isinstance(rows, dict) else self.rows_by_model(rows)
-        parts = {m: choice.summarize(by_model[m], s, true_k=self.true_k)
+        parts = {m: choice.summarize(by_model[m], s, true_k=self.true_k,
+                                     distinct=self.distinct)
                  for m, s in self.settings.items()}
         first = next(iter(self.settings))
         found, tallies, decision, said = answer.find(
             self.matrix(first), by_model, {m: p[0] for m, p in parts.items()}, self.settings,
             auto_mode=self.auto, curves={m: p[1] for m, p in parts.items()},
-            digest=self.digest(first))
+            digest=self.digest(first), distinct=self.distinct)
         stability = ({m: auto.normalised_stability(by_model[m]) for m in self.settings}
                      if self.auto else {})
         derived = Derived({m: p[0] for m, p in parts.items()},
@@ -162,13 +224,50 @@ class Selection:
                                  self.digest(model))
 
 
+def _directions(data, model: str) -> tuple:
+    """(the rows a cosine model computes on — those with a direction, not all zero — or None
+    for every row, the notes saying which were left out)."""
+    if model == "auto" or ALGORITHMS[model].metric != "cosine":
+        return None, []
+    norms = np.asarray(abs(data.X).sum(axis=1)).ravel()
+    kept = norms > 0
+    if kept.all() or not kept.any():  # none: the data check refuses them
+        return None, []
+    gone = int((~kept).sum())
+    return kept, [f"{gone} all-zero row{'s' * (gone != 1)} left out (first: row "
+                  f"{int(np.argmin(kept)) + 1}): {'they have' if gone != 1 else 'it has'} no "
+                  f"direction for {model}; {'their' if gone != 1 else 'its'} label is −1"]
+
+
+def _rows(data, kept):
+    """``data`` with only the rows ``kept`` (their labels and training labels too)."""
+    def subset(values):
+        return None if values is None else np.asarray(values)[kept]
+
+    return replace(data, X=data.X[kept], labels=subset(data.labels),
+                   train_labels=subset(data.train_labels))
+
+
+def _distinct(X) -> int | None:
+    import scipy.sparse as sp
+
+    from mtc_cli.core.criteria.ties import distinct_rows
+
+    return None if sp.issparse(X) else distinct_rows(X)
+
+
 def prepared(store: dict, data, model: str, tfidf: bool) -> tuple:
-    """(the matrix ``model`` computes on, its digest), kept in ``store`` (a dict per data set:
-    each made once): the data's matrix in its :func:`~mtc_cli.selection.engine.canonical`
-    form — for spherical k-means the rows L2-normalised, after tf-idf if ``tfidf`` — and the
-    digest of it and of the training labels (:func:`mtc_cli.selection.engine.data_digest`)."""
+    """(the matrix ``model`` computes on, its digest, the training labels of its rows), kept
+    in ``store`` (a dict per data set: each made once): the data's matrix in its
+    :func:`~mtc_cli.selection.engine.canonical` form — for spherical k-means the all-zero
+    rows left out (:func:`_directions`) and the others L2-normalised, after tf-idf if
+    ``tfidf`` — and the digest of it and of the training labels
+    (:func:`mtc_cli.selection.engine.data_digest`)."""
     key = (model, tfidf)
     if key not in store:
+        kept, _ = _directions(data, model)
+        if kept is not None:
+            data = _rows(data, kept)
         X = data.X
         if ALGORITHMS[model].metric == "cosine":
             import scipy.sparse as sp
@@ -181,5 +280,5 @@ def prepared(store: dict, data, model: str, tfidf: bool) -> tuple:
                 X = TfidfTransformer(norm=None).fit_transform(sp.csr_matrix(X))
             X = unit_rows(sp.csr_matrix(X) if sp.issparse(X) else X)
         X = engine.canonical(X)
-        store[key] = (X, engine.data_digest(X, data.train_labels))
+        store[key] = (X, engine.data_digest(X, data.train_labels), data.train_labels)
     return store[key]

@@ -42,6 +42,14 @@ Settings = dataclasses.make_dataclass(
                             "__doc__": "What a selection computes for one model."})
 
 
+def edge(settings, distinct: int | None = None) -> float:
+    """The largest k of ``settings``' range beyond which a criterion's curve might keep
+    improving (a choice there is flagged, and abstains from an edge rule's vote): ``k_hi``,
+    or none (inf) where ``k_hi`` is the number of ``distinct`` rows, the most clusters the
+    data hold."""
+    return np.inf if distinct is not None and settings.k_hi >= distinct else settings.k_hi
+
+
 def parse_range(text: str) -> tuple[int, int]:
     """``"LO..HI"`` → (LO, HI); a single ``"K"`` → (1, K), every k up to K."""
     lo, sep, hi = str(text).strip().partition("..")

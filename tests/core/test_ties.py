@@ -4,7 +4,7 @@
 import numpy as np
 
 from mtc_cli.core.criteria.dip import dip_pvalue
-from mtc_cli.core.criteria.ties import dequantized, resolution, tied_share
+from mtc_cli.core.criteria.ties import dequantized, distinct_rows, resolution
 
 
 def test_resolution_by_hand():
@@ -20,7 +20,7 @@ def test_each_value_stays_in_its_rounding_interval_and_the_ties_are_gone():
     assert np.all(np.abs(Y[:, 0] - X[:, 0]) <= 0.5)
     assert len(np.unique(Y[:, 0])) == 300
     np.testing.assert_array_equal(Y[:, 1:], X[:, 1:])  # no tie, one value: as they are
-    assert tied_share(X[:, :1]) == 1 - 5 / 300 and tied_share(Y) == 0.0
+    assert distinct_rows(X[:, :1]) == 5 and distinct_rows(Y) == 300
 
 
 def test_two_likert_items_of_one_population_are_unimodal_once_dequantized():
@@ -29,3 +29,11 @@ def test_two_likert_items_of_one_population_are_unimodal_once_dequantized():
     x = np.clip(np.round(rng.normal(3, 1, 300)), 1, 5)
     assert dip_pvalue(x)[1] < 1e-6
     assert dip_pvalue(dequantized(x[:, None], np.random.default_rng(0))[:, 0])[1] > 0.05
+
+
+def test_distinct_rows_against_a_set_of_tuples():
+    rng = np.random.default_rng(2)
+    X = rng.integers(0, 3, (200, 3)).astype(float)
+    assert distinct_rows(X) == len({tuple(r) for r in X.tolist()})
+    assert distinct_rows(np.repeat([[0.0, 0.0], [5, 5], [10, 0]], 50, 0)) == 3
+    assert distinct_rows(np.array([[0.0, 1.0], [-0.0, 1.0]])) == 1  # −0.0 is 0.0

@@ -273,7 +273,9 @@ def null_survival(n: int, d: float) -> float:
     through the tabulated quantiles); above the top quantile q_top (probability p_top) an
     exponential tail (1 − p_top)·exp(−(s − q_top)/λ) fitted to the two top quantiles;
     clipped to [0, 1]. p = 1 at or below the smallest possible dip 1/(2n), and for n ≤ 3
-    (where the dip of any sample of distinct values is exactly 1/(2n))."""
+    (where the dip of any sample of distinct values is exactly 1/(2n)); NaN for a NaN dip."""
+    if math.isnan(d):
+        return math.nan
     ns, probs, quant = _table()
     if n < ns[0] or d <= (1.0 + 1e-9) / (2.0 * n):
         return 1.0

@@ -528,6 +528,8 @@ def _frame_parts(path: Path, df: pd.DataFrame, names: list[str], spec: _Spec,
         _check_ids(path, X, feats)
         _check_labels(path, X, feats)
     parts = _Parts(X, "table", feats, notes=list(notes))
+    if not spec.chosen and spec.label is None:
+        parts.notes += _label_like_notes(X, feats)
     if spec.label is not None:
         col = df[names[spec.label]]
         parts.labels, parts.label_name = _strings(col, col.isna()), f"column {col.name!r}"
@@ -599,6 +601,33 @@ def _check_labels(path: Path, X: np.ndarray, feats: list[str]) -> None:
                              f"feature; report it as the known classes with --label-column {q} "
                              f"or leave it out with --drop {q} (or name the features with "
                              "--columns)")
+
+
+def _label_like_notes(X: np.ndarray, feats: list[str]) -> list[str]:
+    """One line naming the feature columns that look like class labels without being refused
+    (:func:`label_like`): named so but holding more than 20 distinct values or non-integers;
+    or, where the columns have no names, the first or last one holding at most 20 distinct
+    integers beside columns that do not."""
+    found = []
+    for j, name in enumerate(feats):
+        if _LABEL_NAME.fullmatch(str(name).strip()):
+            distinct = np.unique(X[:, j][np.isfinite(X[:, j])])
+            kind = "integers" if np.all(distinct % 1 == 0) else "values, not all integers"
+            found.append((name, f"is named as class labels are but holds {len(distinct)} "
+                                f"distinct {kind}"))
+    integer = [bool(np.all(np.nan_to_num(X[:, j]) % 1 == 0)) for j in range(X.shape[1])]
+    if feats == [str(j) for j in range(len(feats))] and len(feats) > 1 and not all(integer):
+        for j in dict.fromkeys((len(feats) - 1, 0)):
+            distinct = np.unique(X[:, j][np.isfinite(X[:, j])])
+            if integer[j] and 2 <= len(distinct) <= _MAX_CLASSES:
+                found.append((feats[j], f"({'the last' if j else 'the first'}) holds "
+                                        f"{len(distinct)} distinct integers, as class labels do"))
+    if not found:
+        return []
+    q = shlex.quote(found[0][0])
+    return ["; ".join(f"column {name!r} {why}" for name, why in found)
+            + f": used as a feature — --label-column {q} would report it as known classes, "
+              f"--drop {q} leave it out"]
 
 
 def _valid_unicode(A: np.ndarray) -> bool:
