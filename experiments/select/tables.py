@@ -41,7 +41,8 @@ def tables(exp, rows, summary, p: Params, *, seed: int) -> dict:
         out["stability"] = pd.concat(
             [pd.DataFrame({"model": m, "k": c.index, "value": c.to_numpy()})
              for m, c in d.stability.items()], ignore_index=True)
-    model = found.model if found.model in sel.settings else next(iter(sel.settings))
+    model = found.model or found.runner_up_model  # k = 1: the algorithm the tests weighed
+    model = model if model in sel.settings else next(iter(sel.settings))
     if not _clusters(model):
         out["spectrum"] = _spectrum(sel.matrix(model))
     elif np.isfinite(found.k):

@@ -45,6 +45,8 @@ class Facts:
     #: the number of distinct rows where it is no more than ``k_hi`` (the data are that many
     #: rows repeated: the tests of k = 1, made for continuous data, do not apply), else None
     atoms: int | None = None
+    #: the smallest k offered: k = 1 is tested only where it is offered
+    k_lo: int = 1
     #: what rules computed of these facts, for others that share it (the league scores many
     #: rules on one data set): each algorithm's vote and auto's standings, by their inputs
     memo: dict = field(default_factory=dict, compare=False, repr=False)
@@ -78,6 +80,8 @@ class Decision:
     tallies: dict
     table: pd.DataFrame | None
     said: Said
+    #: how a tie was broken on the way to the answer, in words ("" without one)
+    tie: str = ""
 
     @property
     def k(self) -> float:
@@ -166,10 +170,12 @@ class AnswerRule:
 
     def test(self, facts: Facts, k: float, answering: str | None = None) -> Said:
         """The rule's tests of k = 1 on ``facts``, weighed at k̂ = ``k`` (2 where no k ≥ 2
-        was voted) of the ``answering`` algorithm: nothing said without a test
-        (:meth:`tested`)."""
+        was voted) of the ``answering`` algorithm, and why, in words: for no group structure
+        what every test found; else what the tests that see groups found ("k = 1 ruled
+        out: …"). Nothing said without a test (:meth:`tested`) or where k = 1 is not
+        offered."""
         model = self.tested(facts.choices)
-        if model is None:
+        if model is None or facts.k_lo > 1:
             return Said()
         at = int(k) if np.isfinite(k) else 2
         if facts.atoms is not None:
@@ -177,9 +183,17 @@ class AnswerRule:
                                "repeated, each one a group of copies", (), float(at))
         evidence = tuple(GATES[t].judge(facts.measure(GATES[t], at, p, answering), at, p)
                          for t, p in self.tests)
-        words = " and ".join(GATES[t].words(e, model)
-                             for (t, _), e in zip(self.tests, evidence, strict=True))
-        return Said(all(e.says_one for e in evidence), words, evidence, float(at))
+        said = [(e, GATES[t].words(e, model))
+                for (t, _), e in zip(self.tests, evidence, strict=True)]
+        one = all(e.says_one for e in evidence)
+        seen = [w for e, w in said if not e.says_one and np.isfinite(e.statistic)]
+        if one:
+            words = " and ".join(w for _, w in said)
+        elif seen:
+            words = "k = 1 ruled out: " + "; ".join(seen)
+        else:
+            words = "k = 1 not tested: " + "; ".join(w for _, w in said)
+        return Said(one, words, evidence, float(at))
 
     def own_support(self, facts: Facts, k: float, answering: str | None, draws: int) -> float:
         """The share of ``draws`` redraws of its tests' randomness
@@ -218,7 +232,7 @@ class AnswerRule:
             how = (f"{voting.kind(tallies[m])} vote of {m}" if np.isfinite(k)
                    else "no vote: no criterion cast one")
             return Decision(m, k, how, m if np.isfinite(second) else None, second, tallies,
-                            None, Said())
+                            None, Said(), voting.tie_words(tallies[m]))
         count = (facts.measure(GATES["hdbscan"], 1, self.count_size)
                  if self.count_use != "none" else np.nan)
         key = ("auto", self.winner, self.count_use, count, tuple(sorted(voted.items())))
@@ -230,7 +244,11 @@ class AnswerRule:
         table, (best, k), (second, k2) = facts.memo[key]
         how = (f"auto: {best}, chosen by {auto.words(self.winner)}" if best
                else "auto: no algorithm qualifies")
-        return Decision(best, k, how, second, k2, tallies, table, Said())
+        ties = [auto.tie_words(table, self.winner, count)]
+        if best and auto.parse_rule(self.winner)[0] != "consensus":
+            ties.append(voting.tie_words(tallies[best]))  # it answers with its vote
+        return Decision(best, k, how, second, k2, tallies, table, Said(),
+                        "; ".join(t for t in ties if t))
 
 
 def _vote_and_next(tally: pd.DataFrame) -> tuple[float, float]:
@@ -269,12 +287,16 @@ WEAK_SUPPORT = 0.6
 
 @dataclass(frozen=True)
 class Answer:
-    """One answer with its doubt: the ``model`` and ``k``, how it was reached (``how``),
-    the runner-up (model, k), and the ``support`` of each — the share of the random splits
-    on which the vote, every split-based criterion read on that split alone, gives that k
-    (0 where none does; NaN for a model without splits); a k = 1 of the tests of k = 1: the
-    share of their random draws on which they say so again (:meth:`AnswerRule.own_support`).
-    ``weak``: the answer's support is below :data:`WEAK_SUPPORT`."""
+    """One answer with its doubt: the ``model`` and ``k`` (no model for k = 1, no group
+    structure), ``how`` it was reached (the rule's path) and ``why`` (what the tests of k = 1
+    found, for the answer), the runner-up (model, k: the rule's best candidate of another k;
+    for k = 1, the best k ≥ 2), and the ``support`` of each — the share of the random
+    splits on which the vote, every split-based criterion read on that split alone, gives
+    that k (0 where none does; NaN for a model without splits); a k = 1 of the tests of
+    k = 1: the share of their random draws on which they say so again
+    (:meth:`AnswerRule.own_support`) — out of ``draws``. ``at_edge``: k is the largest k
+    offered (:func:`~mtc_cli.selection.settings.edge`); ``tie``: how a tie on the way was
+    broken. ``weak``: the answer's support is below :data:`WEAK_SUPPORT`."""
 
     model: str | None
     k: float
@@ -283,6 +305,10 @@ class Answer:
     runner_up_k: float = np.nan
     support: float = np.nan
     runner_up_support: float = np.nan
+    why: str = ""
+    draws: int = 0
+    at_edge: bool = False
+    tie: str = ""
 
     @property
     def weak(self) -> bool:
@@ -290,10 +316,61 @@ class Answer:
 
     def row(self) -> dict:
         """The answer as one row of ``answer.csv``."""
-        return {"model": self.model, "k": self.k, "how": self.how,
+        return {"model": self.model, "k": self.k, "how": self.how, "why": self.why,
                 "runner_up_model": self.runner_up_model, "runner_up_k": self.runner_up_k,
                 "support": self.support, "runner_up_support": self.runner_up_support,
-                "weak": self.weak}
+                "draws": self.draws, "weak": self.weak, "at_edge": self.at_edge,
+                "tie": self.tie}
+
+
+def _of(share: float, draws: int) -> str:
+    """A share said as a count out of ``draws`` ("7 of 10"), or a percentage."""
+    if draws > 0 and np.isfinite(share):
+        return f"{int(round(share * draws))} of {draws}"
+    return f"{share:.0%} of the"
+
+
+def _k(v) -> str:
+    return f"{int(v)}" if np.isfinite(v) else "–"
+
+
+def headline(a: dict) -> str:
+    """The answer of a row of ``answer.csv`` (:meth:`Answer.row`) in a few words: "no group
+    structure (k = 1)", or the model and k."""
+    if not isinstance(a.get("model"), str):
+        return "no group structure (k = 1)" if a.get("k") == 1 else "no answer"
+    return f"{a['model']}, k = {_k(a['k'])}"
+
+
+def doubt(a: dict) -> str:
+    """The doubt of a row of ``answer.csv`` in plain words, the one definition every output
+    uses (docs/select.md, "Reading the answer"): how many of the random splits back the
+    answer (for k = 1: how many of the tests' own redraws say so again) and the runner-up —
+    the rule's best candidate of another k; for k = 1 the best k ≥ 2 — with its backing;
+    "weak" below :data:`WEAK_SUPPORT`."""
+    draws = int(a.get("draws") or 0)
+    support, second = float(a.get("support", np.nan)), float(a.get("runner_up_k", np.nan))
+    one = not isinstance(a.get("model"), str) and a.get("k") == 1
+    if one:
+        out = ([f"the tests of k = 1 say so again on {_of(support, draws)} redraws of their "
+                "randomness (splits, reference sets, samples)"] if np.isfinite(support)
+               else [])
+    elif np.isfinite(support):
+        out = [f"the answer is backed by {_of(support, draws)} random splits"]
+    else:
+        out = ["no random split measures it (no criterion of the model reads them)"]
+    if np.isfinite(second):
+        other = a.get("runner_up_model")
+        who = f"{other} at k = {_k(second)}" if isinstance(other, str) else f"k = {_k(second)}"
+        what = "the best k ≥ 2" if one else "the runner-up (the best other k)"
+        backed = float(a.get("runner_up_support", np.nan))
+        out.append(f"{what}, {who}" + (f", by {_of(backed, draws)}" if np.isfinite(backed)
+                                        else ""))
+    text = "; ".join(out)
+    if bool(a.get("weak")):
+        text += (f" — a weak answer: fewer than {WEAK_SUPPORT:.0%} of the "
+                 f"{'redraws say so' if one else 'random splits back it'}")
+    return text
 
 
 def split_shares(rows, summary, settings, rule, distinct: int | None = None) -> dict:
@@ -340,7 +417,8 @@ def facts(X, rows: dict, summaries: dict, settings: dict, rule: AnswerRule, *,
                  stability if rule.model == "auto" else {},
                  Measuring(X, digest, choices.get(tested, {}), table, max_items, stability,
                            rows=rows, settings=settings, tested=tested),
-                 distinct if distinct is not None and distinct <= k_hi else None)
+                 distinct if distinct is not None and distinct <= k_hi else None,
+                 min(s.k_lo for s in settings.values()))
 
 
 def find(X, rows: dict, summaries: dict, settings: dict, *, auto_mode: bool,
@@ -364,13 +442,17 @@ def find(X, rows: dict, summaries: dict, settings: dict, *, auto_mode: bool,
             return np.nan
         return shares[m].get(k, 0.0)
 
-    found = Answer(d.voted_model, d.voted_k, d.how, d.runner_up_model, d.runner_up_k,
-                   share(d.voted_model, d.voted_k), share(d.runner_up_model, d.runner_up_k))
+    draws = min(s.splits for s in settings.values())
     if d.said.no_structure:
-        draws = min(s.splits for s in settings.values())
-        found = Answer(found.model, 1.0, f"no group structure: {d.said.words}", found.model,
-                       found.k, rule.own_support(f, d.voted_k, d.voted_model, draws),
-                       found.support)
-    elif d.said.words:
-        found = replace(found, how=f"{found.how}; {d.said.words}")
+        found = Answer(None, 1.0, "no group structure", d.voted_model, d.voted_k,
+                       rule.own_support(f, d.voted_k, d.voted_model, draws),
+                       share(d.voted_model, d.voted_k), d.said.words, draws)
+    else:
+        from mtc_cli.selection.settings import edge
+
+        at_edge = (d.voted_model in settings and np.isfinite(d.voted_k)
+                   and d.voted_k >= edge(settings[d.voted_model], distinct))
+        found = Answer(d.voted_model, d.voted_k, d.how, d.runner_up_model, d.runner_up_k,
+                       share(d.voted_model, d.voted_k), share(d.runner_up_model, d.runner_up_k),
+                       d.said.words, draws, bool(at_edge), d.tie)
     return found, d.tallies, d.table, d.said

@@ -143,6 +143,44 @@ def standings(stabilities: dict, votes: dict, rule: str = "lowest", *, count: fl
     return table
 
 
+def tie_words(table: pd.DataFrame, rule: str, count: float = np.nan) -> str:
+    """How :func:`standings`'s winner came out of a tie at the lowest S(k)/S_perm(k), in
+    words ("" without one): the algorithms tied, the k they reach it at (``count``:
+    HDBSCAN's own count where it took part), and who answers."""
+    name, tol = parse_rule(rule)
+    won = table[table["winner"]]
+    if won.empty or name not in ("lowest", "consensus", "consensus_vote"):
+        return ""
+    ok = table[table["min_stability"].notna()]
+    low = float(ok["min_stability"].min())
+    tied = ok[ok["min_stability"] <= low + tol]
+    if len(tied) < 2:
+        return ""
+    w = won.iloc[0]
+    head = (f"{len(tied)} algorithms tie at the lowest S/S_perm ({low:.3f}"
+            f"{f' + {tol:g}' if tol else ''}): {', '.join(tied['model'])}")
+    if name == "lowest":
+        k = w["stability_k"]
+        how = [f"the largest k of it (k = {_int(k)})" if (tied["stability_k"] < k).any()
+               else "", "the first listed" if (tied["stability_k"] == k).sum() > 1 else ""]
+        return f"{head}; {w['model']} answers, by {', then '.join(h for h in how if h)}"
+    by = "stability_k" if name == "consensus" else "vote_k"
+    shares = tied[by].value_counts()
+    k = w["answer_k"]
+    tops = sorted(int(v) for v in shares[shares == shares.max()].index)
+    broken = (f" (as many reach k = {', '.join(map(str, tops))}: the larger is taken)"
+              if len(tops) > 1 else "")
+    if len(shares) > 1 and np.isfinite(count) and k == count and k != max(tops):
+        broken = f" (they differ: HDBSCAN's own count, {_int(count)}, decides)"
+    reach = "reach their lowest at" if name == "consensus" else "vote"
+    return (f"{head}; {int(shares.get(k, 0))} of them {reach} k = {_int(k)}{broken}, "
+            f"{w['model']} the most stable of those (then by name)")
+
+
+def _int(v) -> str:
+    return f"{int(v)}" if np.isfinite(v) else "–"
+
+
 def _consensus(table: pd.DataFrame, tol: float, by: str, count: float,
                count_use: str) -> tuple[int | None, int]:
     """(the index of the winner of a consensus on column ``by``, how many tied algorithms

@@ -69,11 +69,11 @@ class OrderSelector(BaseEstimator):
 
     Attributes
     ----------
-    k_ : the answer's k (the vote, or 1 where the test of k = 1 says there is no group
-        structure); ``model_`` : the model that answers; ``answer_`` : the
-        :class:`~mtc_cli.selection.answer.Answer` with its doubt; ``candidates_`` : the
-        answer and the runner-up (model, k, support: the share of the random splits that
-        agree).
+    k_ : the answer's k (the vote, or 1 where the tests of k = 1 say there is no group
+        structure); ``model_`` : the model that answers (None for k = 1); ``answer_`` : the
+        :class:`~mtc_cli.selection.answer.Answer` with why and its doubt, ``doubt_`` that
+        doubt in words (as ``mtc select`` says it); ``candidates_`` : the answer and the
+        runner-up (model, k, support: the share of the random splits that back it).
     votes_ : {{criterion: chosen k}}; ``tally_`` : {{k: votes cast}}; ``summary_`` : one row
         per criterion (chosen k, spread over splits, defined range, what it optimises);
         ``results_`` : the tidy rows of every task; ``curves_`` : each criterion's curve
@@ -177,7 +177,7 @@ class OrderSelector(BaseEstimator):
         notes = {m: f.summary_.set_index("criterion")["note"].get("stability")
                  for m, f in fitted.items()}
         self.left_out_ = {**sel.left_out, **auto.unranked(self.auto_, notes)}
-        best = derived.answer.model
+        best = derived.answer.model or derived.answer.runner_up_model  # k = 1: the tested one
         if best is not None:
             self._set(sel, rows, derived, best)
         self._answered(derived.answer)
@@ -222,6 +222,7 @@ class OrderSelector(BaseEstimator):
     def _answered(self, found: answer.Answer) -> None:
         """``k_``, ``model_``, ``answer_`` and ``candidates_`` of the answer ``found``."""
         self.answer_ = found
+        self.doubt_ = answer.doubt(found.row())
         self.k_ = int(found.k) if np.isfinite(found.k) else None
         self.model_ = found.model
         self.candidates_ = pd.DataFrame(

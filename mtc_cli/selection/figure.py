@@ -261,21 +261,37 @@ def draw_spectrum(ax, spectrum: pd.DataFrame, summary: pd.DataFrame, voted: floa
 
 
 def _answer_line(answer: pd.DataFrame | None) -> str:
-    """``answer.csv`` (model, k, runner_up_model, runner_up_k, support) as one line."""
+    """``answer.csv`` as the text says it: the answer (:func:`answer.headline`), at the edge
+    if it is, and its doubt (:func:`answer.doubt`), wrapped."""
+    from mtc_cli.selection import answer as answers
+
     if answer is None or answer.empty:
         return ""
-    a = answer.iloc[0]
-    line = f"answer: {a['model']}, k = {_k(float(a['k']))}"
-    if isinstance(a.get("runner_up_model"), str) and np.isfinite(a.get("runner_up_k", np.nan)):
-        line += f"; runner-up: {a['runner_up_model']}, k = {_k(float(a['runner_up_k']))}"
-    if np.isfinite(a.get("support", np.nan)):
-        line += f"; support {round(float(a['support']), 2):g}"
-    return line
+    a = answer.iloc[0].to_dict()
+    edge = " (at the edge of the range: more groups may lie beyond it)" \
+        if bool(a.get("at_edge")) else ""
+    line = f"answer: {answers.headline(a)}{edge} — {answers.doubt(a)}"
+    return "\n".join(textwrap.wrap(line, 150))
 
 
 def _title(fig, title: str, answer: pd.DataFrame | None) -> None:
     line = _answer_line(answer)
     fig.suptitle(title + (f"\n{line}" if line else ""), fontsize=10)
+
+
+def _view_title(answer: pd.DataFrame | None, projection: pd.DataFrame, model: str | None,
+                k: float) -> str:
+    """What the data view shows: the answer's clustering (``projection.csv`` is drawn at the
+    answer's k), one colour for k = 1; without ``answer.csv`` (an older run), ``model``'s
+    clustering at its voted ``k``."""
+    shown = f"({len(projection)} shown)"
+    if answer is not None and not answer.empty:
+        a = answer.iloc[0]
+        if not isinstance(a["model"], str):
+            return f"no group structure: one colour {shown}"
+        return f"{a['model']} at the answer's k = {_k(float(a['k']))} {shown}"
+    who = f"{model} at its voted" if model else "clustering at the voted"
+    return f"{who} k = {_k(k)} {shown}"
 
 
 def select_figure(curves: pd.DataFrame, summary: pd.DataFrame, vote: pd.DataFrame,
@@ -310,8 +326,8 @@ def select_figure(curves: pd.DataFrame, summary: pd.DataFrame, vote: pd.DataFram
     voted = vote.loc[vote["voted"], "k"]
     if "projection" in extra and len(voted):
         draw_projection(view, extra["projection"],
-                        f"clustering at the voted k = {int(voted.iloc[0])} "
-                        f"({len(extra['projection'])} objects shown)")
+                        _view_title(answer, extra["projection"], None,
+                                    float(voted.iloc[0])))
     elif "spectrum" in extra:
         draw_spectrum(view, extra["spectrum"], summary,
                       float(voted.iloc[0]) if len(voted) else np.nan)
@@ -380,16 +396,19 @@ def draw_stability(ax, stability: pd.DataFrame, decision: pd.DataFrame):
     return mesh
 
 
-def _why_winner(decision: pd.DataFrame, rule: str) -> str:
-    """Who won, by which rule, and with whom it tied."""
+def _why_winner(decision: pd.DataFrame, rule: str, one: bool = False) -> str:
+    """Who won, by which rule, and with whom it tied (``one``: the answer is k = 1, and the
+    winner only the best k ≥ 2 the tests of k = 1 weighed)."""
     best = decision[decision["winner"]]
     if best.empty:
         return "no algorithm has a finite S/S_perm: none wins"
     w = best.iloc[0]
-    from mtc_cli.selection.auto import RULE_TIES, RULE_WORDS
+    from mtc_cli.selection.auto import RULE_TIES, parse_rule, words
 
-    line = f"winner: {w['model']} by {RULE_WORDS[rule]} ({RULE_TIES[rule]})"
-    if rule == "lowest":
+    name = parse_rule(rule)[0]
+    who = "the best k ≥ 2, which the tests of k = 1 weighed" if one else "winner"
+    line = f"{who}: {w['model']} by {words(rule)} ({RULE_TIES[name]})"
+    if name == "lowest":
         tied = decision[(decision["min_stability"] == w["min_stability"])
                         & ~decision["winner"]]
         if len(tied):
@@ -405,7 +424,7 @@ def auto_figure(stability: pd.DataFrame, decision: pd.DataFrame,
                 projection: pd.DataFrame | None, title: str, rule: str = "lowest",
                 answer: pd.DataFrame | None = None):
     """``--model auto``: every algorithm's S(k)/S_perm(k) as a row (left) and the data view
-    coloured by the winner's clustering at its voted k (right); ``rule``: the winner's
+    coloured by the answer's clustering (right: one colour for k = 1); ``rule``: the winner's
     (:data:`mtc_cli.selection.auto.WINNER_RULES`)."""
     from mtc_cli.show import plotting
 
@@ -417,13 +436,16 @@ def auto_figure(stability: pd.DataFrame, decision: pd.DataFrame,
     bar = fig.colorbar(mesh, ax=ax, fraction=0.03, pad=0.01)
     bar.set_label("S(k)/S_perm(k)\n(lower: more stable)", fontsize=7.5)
     bar.ax.tick_params(labelsize=7.5)
-    ax.set_title("\n".join(textwrap.wrap(_why_winner(decision, rule), 90)), fontsize=8.5,
+    one = answer is not None and not answer.empty and \
+        not isinstance(answer.iloc[0]["model"], str)
+    ax.set_title("\n".join(textwrap.wrap(_why_winner(decision, rule, one), 90)), fontsize=8.5,
                  loc="left", pad=22)
     view = fig.add_subplot(gs[1])
     best = decision[decision["winner"]]
     if projection is not None and len(best):
-        draw_projection(view, projection, f"{best['model'].iloc[0]} at its voted k = "
-                        f"{int(best['vote_k'].iloc[0])} ({len(projection)} objects shown)")
+        draw_projection(view, projection,
+                        _view_title(answer, projection, best["model"].iloc[0],
+                                    float(best["answer_k"].iloc[0])))
     else:
         view.set_axis_off()
     _title(fig, title, answer)

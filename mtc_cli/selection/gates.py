@@ -148,8 +148,11 @@ def _dip_judge(p, k, level):
 
 
 def _dip_words(e, model) -> str:
-    return (f"the dip test of the first principal component, p = {e.p_value:.3g} "
-            f"{'>' if e.says_one else '≤'} {e.level:g}")
+    if e.says_one:
+        return (f"the first principal component looks unimodal (dip test p = {e.p_value:.3g} "
+                f"> {e.level:g})")
+    return (f"the first principal component has more than one mode (dip test p = "
+            f"{e.p_value:.3g} ≤ {e.level:g})")
 
 
 def _dip_means_measure(ctx, k, param, model) -> float:
@@ -173,8 +176,8 @@ def _dip_means_judge(share, k, param):
 
 
 def _dip_means_words(e, model) -> str:
-    return (f"dip-means: {e.statistic:.0%} of the points see their distances to the others "
-            f"as more than one group ({'≤' if e.says_one else '>'} {e.level:.0%})")
+    return (f"{e.statistic:.0%} of the points see their distances to the others as more than "
+            f"one group (dip-means: {'at most' if e.says_one else 'above'} {e.level:.0%})")
 
 
 def _hdbscan_measure(ctx, k, size, model) -> float:
@@ -222,8 +225,11 @@ def _sigclust_judge(p, k, level):
 
 
 def _sigclust_words(e, model) -> str:
-    return (f"SigClust at k = {e.k}: p = {e.p_value:.3g} {'>' if e.says_one else '≤'} "
-            f"{e.level:g}")
+    if e.says_one:
+        return (f"k-means' split into {e.k} is no tighter than one Gaussian's (SigClust p = "
+                f"{e.p_value:.3g} > {e.level:g})")
+    return (f"k-means' split into {e.k} is tighter than one Gaussian's (SigClust p = "
+            f"{e.p_value:.3g} ≤ {e.level:g})")
 
 
 def _gap_at_k_measure(ctx, k, factor, model) -> tuple:
@@ -245,8 +251,11 @@ def _gap_at_k_judge(stat, k, factor):
 
 
 def _gap_at_k_words(e, model) -> str:
-    return (f"Gap({e.k}) − Gap(1) of {model} = {e.statistic:.3g} "
-            f"{'≤' if e.says_one else '>'} s({e.k}) = {e.reference[0]:.3g}")
+    if e.statistic != e.statistic:  # NaN: no gap curve
+        return f"the gap statistic of {model} was not computed"
+    return (f"the gap statistic at k = {e.k} {'does not lead' if e.says_one else 'leads'} "
+            f"that of k = 1 by more than its standard error (Gap({e.k}) − Gap(1) = "
+            f"{e.statistic:.3g}, s = {e.reference[0]:.3g})")
 
 
 def _stability_measure(ctx, k, level, model) -> float:
@@ -267,8 +276,12 @@ def _stability_judge(ratio, k, level):
 
 
 def _stability_words(e, model) -> str:
-    return (f"S({e.k})/S_perm({e.k}) = {e.statistic:.3g} {'>' if e.says_one else '≤'} "
-            f"{e.level:g}")
+    if e.statistic != e.statistic:  # NaN: no stability at k̂
+        return f"{model} has no normalised stability at k = {e.k}"
+    than = "no more stable than" if e.says_one else "more stable than"
+    return (f"{model}'s clustering at k = {e.k} is {than} data of one group reach "
+            f"(S/S_perm = {e.statistic:.3g} "
+            f"{'>' if e.says_one else '≤'} {e.level:g})")
 
 
 def _choice_gate(name: str, asks: str, source: str) -> Gate:
@@ -283,9 +296,15 @@ def _choice_gate(name: str, asks: str, source: str) -> Gate:
                         bool(choice == 1), f"no group structure iff {name} chooses k = 1")
 
     def words(e, model) -> str:
+        from mtc_cli.selection.catalog import ALGORITHMS, CRITERIA
+
         if e.statistic != e.statistic:  # NaN: not computed
+            if not CRITERIA[name].applies(ALGORITHMS[model]):
+                return f"{name} does not apply to {model}"
             return f"{name} of {model} was not computed (not among the criteria)"
-        return f"{name} of {model} {'chooses' if e.says_one else 'does not choose'} k = 1"
+        if e.says_one:
+            return f"{name} of {model} chooses k = 1"
+        return f"{name} of {model} chooses k = {int(e.statistic)}, not 1"
 
     return Gate(name, measure, judge, words, asks, source)
 

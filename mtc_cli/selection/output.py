@@ -39,38 +39,33 @@ def _data_line(data, settings) -> str:
     return line
 
 
-def answer_lines(found: dict | None) -> list[str]:
-    """The answer and its doubt (a row of ``answer.csv``,
-    :class:`mtc_cli.selection.answer.Answer`): the model and k, how it was reached, the
-    runner-up, the share of the random splits that agree with each, and a weak answer said
-    as weak."""
+def answer_lines(found: dict | None, k_lo: int = 1) -> list[str]:
+    """The answer and why, as every output says it (a row of ``answer.csv``,
+    :class:`mtc_cli.selection.answer.Answer`): the answer (:func:`answer.headline`), how the
+    rule reached it, a tie and how it was broken, what the tests of k = 1 found, an answer
+    at the edge of the range with a wider one to try (``k_lo``: the range's start), and the
+    doubt (:func:`answer.doubt`)."""
     if found is None or not np.isfinite(found["k"]):
         return []
-    model = f"{found['model']}, " if isinstance(found["model"], str) else ""
-    line = f"Answer: {model}k = {_k(found['k'])} — {found['how']}."
-    second = found["runner_up_k"]
-    doubt = []
-    if np.isfinite(second):
-        other = found["runner_up_model"]
-        who = f"{other}, " if isinstance(other, str) and other != found["model"] else ""
-        doubt.append(f"runner-up {who}k = {_k(second)}")
-    tested = found["k"] == 1 and str(found["how"]).startswith("no group structure")
-    draws = "the test's random draws" if tested else "the random splits"
-    for name, share in (("it", found["support"]), ("the runner-up", found["runner_up_support"])):
-        if np.isfinite(share):
-            doubt.append(f"the test of k = 1 says so again on {share:.0%} of its random draws "
-                         "(splits, reference sets, samples)" if tested and name == "it" else
-                         f"{share:.0%} of the random splits agree with {name}")
-    if doubt:
-        line += f" Doubt: {'; '.join(doubt)}."
-    if bool(found.get("weak")):
-        line += (f" A weak answer: fewer than {answer.WEAK_SUPPORT:.0%} of {draws} "
-                 "reproduce it.")
-    return [""] + textwrap.wrap(line, 100, subsequent_indent="  ")
+    lines = [f"Answer: {answer.headline(found)}."]
+    if isinstance(found["model"], str):
+        lines.append(f"How: {found['how']}.")
+    for label, key in (("Tie", "tie"), ("Why", "why")):
+        text = found.get(key)
+        if isinstance(text, str) and text:
+            lines.append(f"{label}: {text}.")
+    if bool(found.get("at_edge")):
+        k = int(found["k"])
+        lines.append(f"At the edge: k = {k} is the largest k offered, and the data may hold "
+                     f"more groups; try a wider range (--k {k_lo}..{2 * k}).")
+    lines.append(f"Doubt: {answer.doubt(found)}.")
+    return [""] + [w for line in lines
+                   for w in textwrap.wrap(line, 100, subsequent_indent="  ")]
 
 
 def answer_json(found: dict | None) -> dict | None:
-    """The answer of ``answer.csv`` for ``--json``: model, k, how, runner_up, support, weak."""
+    """The answer of ``answer.csv`` for ``--json``: model, k, headline, how, why, tie,
+    at_edge, runner_up, support (of each, and out of how many draws), doubt, weak."""
     if found is None:
         return None
 
@@ -80,11 +75,19 @@ def answer_json(found: dict | None) -> dict | None:
     def name(v):
         return v if isinstance(v, str) else None
 
-    return {"model": name(found["model"]), "k": num(found["k"]), "how": found["how"],
+    def text(v):
+        return v if isinstance(v, str) else ""
+
+    return {"model": name(found["model"]), "k": num(found["k"]),
+            "headline": answer.headline(found), "how": found["how"],
+            "why": text(found.get("why")), "tie": text(found.get("tie")),
+            "at_edge": bool(found.get("at_edge")),
             "runner_up": {"model": name(found["runner_up_model"]),
                           "k": num(found["runner_up_k"])},
             "support": {"answer": num(found["support"]),
-                        "runner_up": num(found["runner_up_support"])},
+                        "runner_up": num(found["runner_up_support"]),
+                        "out_of": num(float(found.get("draws") or np.nan))},
+            "doubt": answer.doubt(found),
             "weak": bool(found["weak"])}
 
 
@@ -103,9 +106,9 @@ def terminal_report(summary: pd.DataFrame, settings, data, vote: pd.DataFrame,
     })
     with pd.option_context("display.max_colwidth", 90, "display.width", 200):
         lines = [_data_line(data, settings), "", table.to_string(index=False)]
-    lines += vote_lines(vote, voting.rule_for(settings.model, settings.criteria),
-                        len(summary))
-    lines += answer_lines(found)
+    lines += vote_lines(vote, voting.rule_for(settings.model, settings.criteria), summary,
+                        tested=_tested(settings))
+    lines += answer_lines(found, settings.k_lo)
     true_k = summary["true_k"].iloc[0]
     if np.isfinite(true_k):
         lines.append(f"True k (distinct labels of the label column): {true_k:g} — reported, "
@@ -114,14 +117,24 @@ def terminal_report(summary: pd.DataFrame, settings, data, vote: pd.DataFrame,
     return "\n".join(lines)
 
 
-def vote_lines(vote: pd.DataFrame, rule, n_criteria: int) -> list[str]:
+def _tested(settings) -> bool:
+    """Whether the shipped answer's tests of k = 1 decide k = 1 for this model's vote."""
+    return answer.shipped_rule().tested({settings.model: None}) is not None
+
+
+def vote_lines(vote: pd.DataFrame, rule, summary: pd.DataFrame, *,
+               tested: bool = False) -> list[str]:
     """The vote said as it is: who votes under ``rule`` (and why the others do not),
-    majority, plurality or run-off, how many voters cast a vote, every k tied for the
-    lead."""
+    majority, plurality or run-off, how many voters cast a vote, every k tied for the lead
+    and how the tie was broken, and why each voter without a vote cast none
+    (:func:`mtc_cli.selection.voting.abstentions` of the ``summary``; ``tested``: the
+    tests of k = 1 decide it)."""
     head = ["", f"Vote: {rule.describe()}.", *_silent_lines(rule.reasons)]
+    silent = voting.abstentions(summary, rule, tested=tested)
+    tail = _silent_lines(silent, "Without a vote")
     voted = vote.loc[vote["voted"], "k"]
     if not len(voted):
-        return [*head, f"No vote: none of the {n_criteria} criteria cast one"]
+        return [*head, f"No vote: none of the {len(summary)} criteria cast one", *tail]
     cast = int(vote["votes"].sum())
     row = vote.loc[vote["voted"]].iloc[0]
     weighted = not np.allclose(vote["weight"], vote["votes"])
@@ -129,34 +142,32 @@ def vote_lines(vote: pd.DataFrame, rule, n_criteria: int) -> list[str]:
                       for k, v, w in zip(vote["k"], vote["votes"], vote["weight"],
                                          strict=True))
     how = voting.kind(vote)
-    leading = vote.loc[vote["leading"], "k"].tolist()
-    tie = (f"; k = {', '.join(map(str, leading))} tie for the lead, the smallest is given"
-           if len(leading) > 1 and how == "plurality" else "")
-    silent = n_criteria - cast
-    silent = f", {silent} {'criterion' if silent == 1 else 'criteria'} without a vote" \
-        if silent else ""
+    tie = voting.tie_words(vote) if how == "plurality" else ""
+    tie = f"; {tie}" if tie else ""
+    n = len(silent)
+    without = f", {n} {'criterion' if n == 1 else 'criteria'} without a vote" if n else ""
     if rule.weights is not None and len(rule.weights) == 1:
         return [*head, f"Vote of the {next(iter(rule.weights))} alone: k = {row['k']}"
-                       f"{f' ({silent[2:]})' if silent else ''}"]
+                       f"{f' ({without[2:]})' if without else ''}", *tail]
     if how == "run-off":
         final = vote[vote["finalist"]].sort_values("voted", ascending=False)
         (k, n), (k2, n2) = zip(final["k"], final["runoff_votes"].astype(int), strict=True)
         return [*head, f"Run-off vote: k = {k} ({n} of the {cast} votes cast back it "
                        f"against {n2} for k = {k2}, each voter backing the nearer "
-                       f"finalist; first round {row['votes']} of {cast}{silent}; tally "
-                       f"{tally})"]
+                       f"finalist; first round {row['votes']} of {cast}{without}; tally "
+                       f"{tally})", *tail]
     return [*head, f"{how.capitalize()} vote: k = {row['k']} ({row['votes']} of the {cast} "
-                   f"votes cast{silent}; tally {tally}{tie})"]
+                   f"votes cast{without}; tally {tally}{tie})", *tail]
 
 
-def _silent_lines(reasons: dict) -> list[str]:
+def _silent_lines(reasons: dict, lead: str = "Not voting") -> list[str]:
     """The criteria that do not vote, one line per reason: ``reason: a (detail), b (…)``
     where a reason ends in a parenthesised detail of its own criterion, wrapped at 100."""
     groups: dict[str, list[str]] = {}
     for c, why in reasons.items():
         head, sep, detail = why.partition(" (")
         groups.setdefault(head, []).append(f"{c} ({detail}" if sep else c)
-    return [textwrap.fill(f"Not voting, {head}: {', '.join(names)}.", 100,
+    return [textwrap.fill(f"{lead}, {head}: {', '.join(names)}.", 100,
                           initial_indent="  ", subsequent_indent="    ")
             for head, names in groups.items()]
 
@@ -196,6 +207,7 @@ def summary_json(summary: pd.DataFrame, settings, data, vote: pd.DataFrame,
 
     voted = vote.loc[vote["voted"], "k"]
     rule = voting.rule_for(settings.model, settings.criteria)
+    silent = {**rule.reasons, **voting.abstentions(summary, rule, tested=_tested(settings))}
     return {
         "answer": answer_json(found),
         "data": {"file": data.source, "n_objects": int(data.n_items),
@@ -207,8 +219,9 @@ def summary_json(summary: pd.DataFrame, settings, data, vote: pd.DataFrame,
         "criteria": [{"criterion": r["criterion"], "selected_k": num(r["selected_k"]),
                       "spread": [num(r["selected_k_q25"]), num(r["selected_k_q75"])],
                       "defined": [int(r["k_min"]), int(r["k_max"])],
-                      "optimises": r["optimises"], "at_largest_k": bool(r["at_edge"]),
-                      "votes": rule.weights is None or r["criterion"] in rule.weights,
+                      "optimises": r["optimises"], "at_edge": bool(r["at_edge"]),
+                      "votes": r["criterion"] not in silent,
+                      "without_vote": silent.get(r["criterion"], ""),
                       "note": r["note"] if isinstance(r["note"], str) else ""}
                      for _, r in summary.iterrows()],
         "vote": {"k": num(voted.iloc[0]) if len(voted) else None,
@@ -254,12 +267,16 @@ def auto_report(summary: pd.DataFrame, selections: dict, data, vote: pd.DataFram
     if best.empty:
         lines += ["", "No algorithm qualifies: no answer."]
     else:
-        lines += answer_lines(found)
+        lines += answer_lines(found, first.k_lo)
         model = best.iloc[0]["model"]
         own = summary[summary["model"] == model].drop(columns="model")
         own_vote = _own_vote(vote, model)
         lines += ["", f"The criteria of {model}:", "",
                   terminal_report(own, selections[model], data, own_vote)]
+        voted = own_vote.loc[own_vote["voted"], "k"] if len(own_vote) else own_vote
+        if found is not None and len(voted) and float(voted.iloc[0]) != found["k"]:
+            lines += ["", f"(k = {int(voted.iloc[0])} is {model}'s own vote, not the answer: "
+                          f"{answer.headline(found)}, as said above.)"]
     return "\n".join(lines)
 
 

@@ -39,9 +39,8 @@ class VoteRule:
                f"{len(self.weights)} criteria, "
                + ("weighted by their league record" if len(set(self.weights.values())) > 1
                   else "one vote each"))
-        how = [who]
-        if self.edge_abstains:
-            how.append("a choice at the largest k abstains")
+        how = [who, "a choice at the largest k abstains" if self.edge_abstains
+               else "a choice at the largest k votes too"]
         if self.runoff:
             how.append("the two leading k meet in a run-off")
         return "; ".join(how)
@@ -134,6 +133,41 @@ def kind(table: pd.DataFrame) -> str:
     if 2 * won > table["weight"].sum():
         return "majority"
     return "run-off" if "finalist" in table.columns else "plurality"
+
+
+def abstentions(summary: pd.DataFrame, rule: VoteRule, *, tested: bool = False) -> dict:
+    """criterion → why a voter of ``rule`` cast no vote, from a summary table (``criterion``,
+    ``selected_k``, ``at_edge``, ``note``): no choice (with its note), a choice at the
+    largest k offered where such a choice abstains, or (``tested``: the answer's tests of
+    k = 1 decide k = 1) a choice of k = 1."""
+    out = {}
+    for _, r in summary.iterrows():
+        c = r["criterion"]
+        if rule.weights is not None and c not in rule.weights:
+            continue
+        note = r.get("note")
+        if not np.isfinite(r["selected_k"]):
+            out[c] = "no choice" + (f": {note}" if isinstance(note, str) and note else "")
+        elif tested and r["selected_k"] == 1:
+            out[c] = "chose k = 1, which the tests of k = 1 decide"
+        elif rule.edge_abstains and bool(r["at_edge"]):
+            out[c] = (f"chose k = {int(r['selected_k'])}, the largest offered, which abstains "
+                      "under this vote")
+    return out
+
+
+def tie_words(table: pd.DataFrame) -> str:
+    """How a tie for the lead of a tally (:func:`elect`) was broken, in words ("" without
+    one): the k that tied, their weight, and the k taken."""
+    leading = table.loc[table["leading"], "k"].tolist()
+    voted = table.loc[table["voted"], "k"]
+    if len(leading) < 2 or not len(voted):
+        return ""
+    weight = float(table.loc[table["leading"], "weight"].iloc[0])
+    how = ("the run-off between the two leading k" if kind(table) == "run-off"
+           else "the smallest is taken")
+    return (f"k = {', '.join(map(str, leading))} tie for the lead ({weight:g} "
+            f"vote{'s' * (weight != 1)} each); {how}: k = {int(voted.iloc[0])}")
 
 
 def rule_from_table(table: pd.DataFrame, model: str) -> VoteRule | None:

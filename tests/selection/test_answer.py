@@ -55,13 +55,14 @@ def says_one(test: str, *, kmeans_choices: dict, dip_p: float, level: float = 0.
     return Rule(k1_test=test, k1_level=level).test(facts, 2).no_structure
 
 
-def gate(X, summaries: dict, rule: AnswerRule) -> tuple[bool, str]:
-    """``rule``'s test of k = 1 on X and the algorithms' summary tables: (no structure, in
-    words)."""
+def gate(X, summaries: dict, rule: AnswerRule, k_lo: int = 1) -> tuple[bool, str]:
+    """``rule``'s test of k = 1 on X and the algorithms' summary tables, the range starting
+    at ``k_lo``: (no structure, in words)."""
     choices = {m: choice.choices(t) for m, t in summaries.items()}
     tested = rule.tested(choices)
     facts = Facts(choices, 10, measure=Measuring(X, "0" * 24,
-                                                        choices.get(tested, {}), None))
+                                                        choices.get(tested, {}), None),
+                  k_lo=k_lo)
     said = rule.test(facts, 2)
     return said.no_structure, said.words
 
@@ -170,30 +171,35 @@ def test_the_gate_reads_kmeans_choices_else_the_first_models():
     assert gate(X, first, Rule(k1_test="duda_hart")) == (
         True, "duda_hart of ward chooses k = 1")
     assert gate(X, {"kmeans": summary(gap=3)}, Rule(k1_test="gap")) == (
-        False, "gap of kmeans does not choose k = 1")
+        False, "k = 1 ruled out: gap of kmeans chooses k = 3, not 1")
     assert gate(X, {"kmeans": summary(silhouette=2)}, Rule(k1_test="gap")) == (
-        False, "gap of kmeans was not computed (not among the criteria)")
+        False, "k = 1 not tested: gap of kmeans was not computed (not among the criteria)")
+    assert gate(X, {"kmeans": summary(gap=3)}, Rule(k1_test="gap"), k_lo=2) == (False, "")
 
 
 def test_the_dip_gate_on_one_blob_and_on_three():
-    lead = "the dip test of the first principal component, p = "
     one, said = gate(one_blob(), {"kmeans": summary(gap=2)}, Rule(k1_test="dip"))
     p = dip_pvalue(PCA(1).fit_transform(one_blob())[:, 0])[1]  # 0.99: unimodal
-    assert one and said == f"{lead}{p:.3g} > 0.05"
+    assert one and said == ("the first principal component looks unimodal (dip test p = "
+                            f"{p:.3g} > 0.05)")
     one, said = gate(three_blobs(), {"kmeans": summary(gap=1)}, Rule(k1_test="dip"))
-    assert not one and said.startswith(lead) and said.endswith(" ≤ 0.05")
+    assert not one and said.startswith("k = 1 ruled out: the first principal component has "
+                                       "more than one mode (dip test p = ")
+    assert said.endswith(" ≤ 0.05)")
 
 
 def test_a_combined_gate_says_both_parts():
     rule = Rule(k1_test="dip+gap")
     one, said = gate(one_blob(), {"kmeans": summary(gap=1)}, rule)
     dip, gap = said.split(" and ")
-    assert one and dip.endswith("> 0.05") and gap == "gap of kmeans chooses k = 1"
+    assert one and dip.endswith("> 0.05)") and gap == "gap of kmeans chooses k = 1"
+    # not one group: the words give what the tests that see groups found, for the answer
     one, said = gate(one_blob(), {"kmeans": summary(gap=3)}, rule)
-    assert not one and said.endswith("> 0.05 and gap of kmeans does not choose k = 1")
+    assert not one and said == "k = 1 ruled out: gap of kmeans chooses k = 3, not 1"
     one, said = gate(three_blobs(), {"kmeans": summary(duda_hart=1)},
                             Rule(k1_test="dip+duda_hart"))  # the dip overrules k-means
-    assert not one and said.endswith("≤ 0.05 and duda_hart of kmeans chooses k = 1")
+    assert not one and said.startswith("k = 1 ruled out: the first principal component has")
+    assert "duda_hart" not in said
 
 
 def test_dip_of_reads_the_first_principal_component():
@@ -215,9 +221,19 @@ def test_the_answers_support_and_weakness():
     assert Answer("m", 3.0, "x", support=0.59).weak
     assert not Answer("m", 3.0, "x", support=answer.WEAK_SUPPORT).weak
     assert not Answer("m", 3.0, "x").weak  # no splits: no doubt said
-    row = Answer("m", 3.0, "x", "m", 2.0, 0.5, 0.3).row()
-    assert row == {"model": "m", "k": 3.0, "how": "x", "runner_up_model": "m",
-                   "runner_up_k": 2.0, "support": 0.5, "runner_up_support": 0.3, "weak": True}
+    row = Answer("m", 3.0, "x", "m", 2.0, 0.5, 0.3, "w", 10, True, "t").row()
+    assert row == {"model": "m", "k": 3.0, "how": "x", "why": "w", "runner_up_model": "m",
+                   "runner_up_k": 2.0, "support": 0.5, "runner_up_support": 0.3, "draws": 10,
+                   "weak": True, "at_edge": True, "tie": "t"}
+    assert answer.headline(row) == "m, k = 3"
+    assert answer.doubt(row) == ("the answer is backed by 5 of 10 random splits; the "
+                                 "runner-up (the best other k), m at k = 2, by 3 of 10 — a "
+                                 "weak answer: fewer than 60% of the random splits back it")
+    one = Answer(None, 1.0, "no group structure", "m", 4.0, 0.9, 0.7, "w", 10).row()
+    assert answer.headline(one) == "no group structure (k = 1)"
+    assert answer.doubt(one) == ("the tests of k = 1 say so again on 9 of 10 redraws of their "
+                                 "randomness (splits, reference sets, samples); the best "
+                                 "k ≥ 2, m at k = 4, by 7 of 10")
 
 
 def fields(a: Answer) -> tuple:
@@ -504,7 +520,8 @@ def test_the_gap_at_k_weighs_gap_1_against_gap_at_the_k_voted():
     said = rule.test(facts, 4)
     (e,) = said.evidence
     assert not said.no_structure and e.k == 4 and e.statistic == pytest.approx(0.4)
-    assert said.words == "Gap(4) − Gap(1) of kmeans = 0.4 > s(4) = 0.1"
+    assert said.words == ("k = 1 ruled out: the gap statistic at k = 4 leads that of k = 1 by "
+                          "more than its standard error (Gap(4) − Gap(1) = 0.4, s = 0.1)")
     assert rule.test(facts, 2).no_structure  # weighed at 2: Gap(2) − Gap(1) < s(2)
     # the answer weighs it at the k its vote gives: 4, so groups
     assert rule.decide(facts, {"kmeans": voting.PLURALITY}).k == 4

@@ -171,7 +171,8 @@ def test_a_run_off_an_abstention_and_no_choice_are_drawn_and_readable(k_hi):
     summary, curves, vote, rule = _selection(k_hi, true_k=4)
     assert "finalist" in vote
     answer = pd.DataFrame({"model": ["gmm"], "k": [4], "runner_up_model": ["kmeans"],
-                           "runner_up_k": [3], "support": [0.625]})
+                           "runner_up_k": [3], "support": [0.625], "runner_up_support": [0.25],
+                           "draws": [8], "weak": [False], "at_edge": [False]})
     projection = pd.DataFrame({"pc1": np.arange(30.0), "pc2": np.arange(30.0) % 7,
                                "cluster": np.arange(30) % 12})
     fig = figure.select_figure(curves, summary, vote, {"projection": projection},
@@ -181,7 +182,9 @@ def test_a_run_off_an_abstention_and_no_choice_are_drawn_and_readable(k_hi):
     assert "no choice" in texts
     assert sum("abstains" in t for t in texts) == 3  # two rows and the legend
     assert any("run-off" in t for t in texts)
-    assert any("runner-up: kmeans, k = 3; support 0.62" in t for t in texts)
+    assert any("answer: gmm, k = 4 — the answer is backed by 5 of 8 random splits; the "
+               "runner-up (the best other k), kmeans at k = 3, by 2 of 8" in t for t in texts)
+    assert any("gmm at the answer's k = 4 (30 shown)" in t for t in texts)
     plotting.pyplot().close(fig)
 
 

@@ -13,6 +13,13 @@ from mtc_cli.selection.output import vote_lines
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def summary_of(choices: dict, k_hi: int = 12) -> pd.DataFrame:
+    """A summary table of ``choices`` (criterion → k) on the range 1..k_hi."""
+    ks = np.array(list(choices.values()), dtype=float)
+    return pd.DataFrame({"criterion": list(choices), "selected_k": ks,
+                         "at_edge": ks >= k_hi, "note": ""})
+
+
 def test_plurality_ties_go_to_the_smallest_k_and_every_tied_k_is_marked():
     k, table = voting.elect({"a": 5, "b": 3, "c": 3, "d": 5, "e": 2, "f": np.nan},
                              voting.PLURALITY, k_hi=10)
@@ -21,9 +28,13 @@ def test_plurality_ties_go_to_the_smallest_k_and_every_tied_k_is_marked():
         "k": [2, 3, 5], "votes": [1, 2, 2], "leading": [False, True, True],
         "voted": [False, True, False]}
     assert voting.kind(table) == "plurality"
-    assert vote_lines(table, voting.PLURALITY, 6)[2] == (
+    lines = vote_lines(table, voting.PLURALITY, summary_of({"a": 5, "b": 3, "c": 3, "d": 5,
+                                                            "e": 2, "f": np.nan}))
+    assert lines[2] == (
         "Plurality vote: k = 3 (2 of the 5 votes cast, 1 criterion without a vote; tally "
-        "2 ×1, 3 ×2, 5 ×2; k = 3, 5 tie for the lead, the smallest is given)")
+        "2 ×1, 3 ×2, 5 ×2; k = 3, 5 tie for the lead (2 votes each); the smallest is taken: "
+        "k = 3)")
+    assert lines[3] == "  Without a vote, no choice: f."
     _, clear = voting.elect({"a": 4, "b": 4, "c": 2}, voting.PLURALITY, k_hi=10)
     assert voting.kind(clear) == "majority"
 
@@ -71,14 +82,14 @@ def test_the_verdict_line_says_majority_plurality_or_run_off_with_its_counts():
     with a run-off; a plurality; a run-off with both finalists' backing."""
     runoff = voting.VoteRule(weights=dict.fromkeys("abcdefg", 1.0), runoff=True, name="r")
     _, table = voting.elect({"a": 4, "b": 4, "c": 4, "d": 2}, runoff, k_hi=10)
-    assert vote_lines(table, runoff, 4)[-1] == (
+    assert vote_lines(table, runoff, summary_of({"a": 4, "b": 4, "c": 4, "d": 2}))[-1] == (
         "Majority vote: k = 4 (3 of the 4 votes cast; tally 2 ×1, 4 ×3)")
     choices = {"a": 2, "b": 2, "c": 2, "d": 6, "e": 6, "f": 5, "g": 7}
     _, table = voting.elect(choices, runoff, k_hi=12)
-    assert vote_lines(table, runoff, 8)[-1] == (
+    # h is no voter of the rule: not counted among those without a vote
+    assert vote_lines(table, runoff, summary_of({**choices, "h": np.nan}))[-1] == (
         "Run-off vote: k = 6 (4 of the 7 votes cast back it against 3 for k = 2, each voter "
-        "backing the nearer finalist; first round 2 of 7, 1 criterion without a vote; tally "
-        "2 ×3, 5 ×1, 6 ×2, 7 ×1)")
+        "backing the nearer finalist; first round 2 of 7; tally 2 ×3, 5 ×1, 6 ×2, 7 ×1)")
     _, table = voting.elect(choices, voting.PLURALITY, k_hi=12)
-    assert vote_lines(table, voting.PLURALITY, 7)[-1].startswith(
+    assert vote_lines(table, voting.PLURALITY, summary_of(choices))[-1].startswith(
         "Plurality vote: k = 2 (3 of the 7 votes cast; tally 2 ×3, 5 ×1, 6 ×2, 7 ×1)")
