@@ -85,8 +85,8 @@ REAL_SETS: dict[str, dict] = {
         "source": f"{_RD}: carData::Ericksen (GPL (>= 2); Ericksen, Kadane & Tukey 1989, 1980 US "
                    "census)",
         "why": "16 large US cities against the 50 states and state remainders: the cities have "
-               "more minority residents, crime, poverty and conventional enumeration; caveat: 66 "
-               "rows, only 16 cities.",
+               "more minority residents, crime, poverty and language difficulty, and no "
+               "conventional enumeration; caveat: 66 rows, only 16 cities.",
     },
     "prestige": {
         "file": "data/league/prestige.csv", "true_k": 3, "n": 98, "d": 4,
@@ -149,8 +149,9 @@ REAL_SETS: dict[str, dict] = {
         "file": "data/league/mice_weights.csv", "true_k": 2, "n": 776, "d": 3,
         "chosen": "rule", "knn": 0.8608,
         "source": f"{_RD}: dslabs::mice_weights (Artistic-2.0; K. Svenson, Jackson Laboratory)",
-        "why": "female and male outbred mice: the males heavier, with more fat; caveat: three "
-               "features, two diets mixed within each sex, the sexes overlap.",
+        "why": "female and male outbred mice: the males heavier, with denser bones, the fat "
+               "about equal; caveat: three features, two diets mixed within each sex, the sexes "
+               "overlap.",
     },
     "olive_region": {
         "file": "data/league/olive_region.csv", "true_k": 3, "n": 572, "d": 8,
@@ -219,8 +220,8 @@ REAL_SETS: dict[str, dict] = {
         "chosen": "rule", "knn": 0.8220,
         "source": f"{_RD}: Stat2Data::BirdNest (GPL-3; A. R. Moore, Grinnell College 1999)",
         "why": "North American passerine species that build closed or open nests: the "
-               "closed-nest species incubate and tend their young longer; caveat: 83 species, "
-               "species means as features, overlapping.",
+               "closed-nest species are smaller, lay more eggs and keep their young longer in "
+               "the nest; caveat: 83 species, species means as features, overlapping.",
     },
     "caterpillars": {
         "file": "data/league/caterpillars.csv", "true_k": 5, "n": 253, "d": 7,
@@ -261,8 +262,9 @@ REAL_SETS: dict[str, dict] = {
         "source": f"{_RD}: wooldridge::discrim (GPL-3; Graddy 1997, fast-food restaurants in New "
                    "Jersey and Pennsylvania)",
         "why": "restaurants of four chains (1 Burger King, 2 KFC, 3 Roy Rogers, 4 Wendy's): each "
-               "chain's menu prices, wages and staffing differ; caveat: of the 23 features the "
-               "town's demographics carry no sign of the chain.",
+               "chain has its own menu prices, wages and staffing; caveat: many of the 23 "
+               "features describe the restaurant's town (income, density, crime), which the "
+               "chain does not set.",
     },
     "crabs": {
         "file": "data/league/crabs.csv", "true_k": 4, "n": 200, "d": 5,
