@@ -1,6 +1,7 @@
 """The real labelled sets of the league: every set loads, its shape and true k agree with
-its CSV file and with data/league/SOURCE.md, the z-scored designs are z-scores, the design
-ids are unique."""
+its CSV file and with data/league/SOURCE.md, every class holds 15 rows, the rule's thresholds
+(data/league/SOURCE.md, R4–R7) hold on the files of the sets it chose, the z-scored designs
+are z-scores, the design ids are unique."""
 
 from __future__ import annotations
 
@@ -10,6 +11,12 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.metrics import balanced_accuracy_score
+from sklearn.model_selection import StratifiedKFold, cross_val_score
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.tree import DecisionTreeClassifier
 
 from mtc_cli.core.datasets import real_sets
 from mtc_cli.core.datasets.real_sets import PROJECT_ROOT, REAL_SETS, designs, make
@@ -33,7 +40,7 @@ def test_the_league_has_at_least_16_sets_with_files_under_data_league():
     assert len(REAL_SETS) >= 16
     for name, s in REAL_SETS.items():
         assert s["file"] == f"data/league/{name}.csv"
-        assert {"file", "true_k", "source", "why", "n", "d"} <= set(s)
+        assert {"file", "true_k", "source", "why", "n", "d", "chosen", "knn"} <= set(s)
         assert s["source"].strip() and s["why"].strip()
 
 
@@ -59,6 +66,54 @@ def test_every_set_loads_and_agrees_with_its_csv_and_source_md(name):
     # codes in sorted label order: the rows of one label share one code
     labels = df["class"].to_numpy()
     assert all(len(set(truth[labels == lab])) == 1 for lab in np.unique(labels))
+
+
+RULE = sorted(n for n, s in REAL_SETS.items() if s["chosen"] == "rule")
+
+
+def _features_and_codes(name: str) -> tuple[pd.DataFrame, np.ndarray]:
+    df = pd.read_csv(PROJECT_ROOT / REAL_SETS[name]["file"])
+    return df.drop(columns=["class"]), np.unique(df["class"].to_numpy(), return_inverse=True)[1]
+
+
+def test_every_set_is_chosen_by_the_rule_or_was_hand_picked_before_it():
+    assert {s["chosen"] for s in REAL_SETS.values()} <= {"rule", "hand-picked"}
+    assert len(RULE) >= 29
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_class_holds_at_least_15_rows(name):
+    _, codes = _features_and_codes(name)
+    assert np.bincount(codes).min() >= 15
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_recorded_5nn_balanced_accuracy_is_the_files(name):
+    """R6 of data/league/SOURCE.md recomputed on the committed file: 5-NN on the features
+    z-scored within each fold, 5-fold stratified CV (shuffled, seed 0), balanced accuracy."""
+    X, y = _features_and_codes(name)
+    model = make_pipeline(StandardScaler(), KNeighborsClassifier(n_neighbors=5))
+    cv = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)
+    bacc = cross_val_score(model, X.to_numpy(dtype=float), y, cv=cv,
+                           scoring="balanced_accuracy").mean()
+    assert bacc == pytest.approx(REAL_SETS[name]["knn"], abs=5e-4)
+
+
+@pytest.mark.parametrize("name", RULE)
+def test_the_rules_thresholds_hold_on_the_committed_file(name):
+    """R4–R7 of data/league/SOURCE.md: 60–2000 rows, at least 2 features, 2–12 classes,
+    5-NN balanced accuracy ≥ 0.8, no single feature whose k-leaf tree tells the classes apart
+    (balanced accuracy ≥ 0.99), no feature a monotone transform of another (|Spearman| ≥ 0.999)."""
+    X, y = _features_and_codes(name)
+    k = int(y.max()) + 1
+    assert 60 <= len(X) <= 2000 and X.shape[1] >= 2 and 2 <= k <= 12
+    assert REAL_SETS[name]["knn"] >= 0.8
+    for c in X.columns:
+        x = X[[c]].to_numpy(dtype=float)
+        tree = DecisionTreeClassifier(max_leaf_nodes=k, random_state=0).fit(x, y)
+        assert balanced_accuracy_score(y, tree.predict(x)) < 0.99, c
+    rho = np.abs(np.corrcoef(X.rank().to_numpy(dtype=float), rowvar=False))
+    assert (rho[np.triu_indices(X.shape[1], 1)] < 0.999).all()
 
 
 @pytest.mark.parametrize("name", NAMES)
