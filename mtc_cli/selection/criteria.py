@@ -243,14 +243,15 @@ def _index_finish(name):
         """The index of the partitions of all objects, one per k
         (:data:`~mtc_cli.core.criteria.partition_indices.INDICES`); pairs or objects sampled
         above ``max_items`` with a generator of its own (the task's seed, as the
-        silhouette's sample)."""
+        silhouette's sample): the pairs drawn once for every index that reads them
+        (:attr:`~mtc_cli.selection.tasks.ClusteringFull.pairs`)."""
         import numpy as np
 
         from mtc_cli.core.criteria.partition_indices import INDICES
 
-        partitions = {k: f.labels for k, f in ctx.fits.items()}
-        values = INDICES[name].values(ctx.X, partitions, np.random.default_rng(ctx.seed),
-                                      ctx.s.max_items)
+        index = INDICES[name]
+        values = index.values(ctx.X, ctx.partitions, np.random.default_rng(ctx.seed),
+                              ctx.s.max_items, **({"pairs": ctx.pairs} if index.pairs else {}))
         return [row(name, k, float(v)) for k, v in values.items()]
     return finish
 
