@@ -218,8 +218,9 @@ def _information_at_k(name):
 
 def _internal_at_k(name):
     def at_k(ctx, k):
-        """The silhouette (Rousseeuw 1987; on a sample of ``max_items`` objects above it),
-        Caliński–Harabasz or Davies–Bouldin index of the partition of all objects
+        """The silhouette (Rousseeuw 1987; on a sample of ``max_items`` objects above it,
+        its distances computed once for every k: ``silhouette_sample`` of the task's
+        context), Caliński–Harabasz or Davies–Bouldin index of the partition of all objects
         (:mod:`mtc_cli.core.criteria.internal_indices`)."""
         import numpy as np
 
@@ -229,7 +230,8 @@ def _internal_at_k(name):
             return []
         index = getattr(internal_indices, name)
         kw = ({"max_items": ctx.s.max_items, "random_state": ctx.seed,
-               "metric": ctx.model.metric} if name == "silhouette" else {})
+               "metric": ctx.model.metric, "sample": ctx.silhouette_sample}
+              if name == "silhouette" else {})
         try:
             score, note = float(index(ctx.X, ctx.fits[k].labels, **kw)), ""
         except ValueError as exc:  # the fit left fewer than 2 non-empty clusters

@@ -255,8 +255,9 @@ class RolesSplit(Halves):
 
 class ClusteringFull(Context):
     """The fits of all objects for every k (``fits``, their labels ``partitions``), a seed
-    for the samples of the indices (``seed``), the pairs the indices on pairwise distances
-    share (``pairs``) and the negative log-likelihood of each fit (:meth:`nll`)."""
+    for the samples of the indices (``seed``), what they share (``silhouette_sample``, the
+    ``pairs`` of the indices on pairwise distances) and the negative log-likelihood of each
+    fit (:meth:`nll`)."""
 
     def __init__(self, X, s, rng, rep, train_labels):
         super().__init__(X, s, rng, rep, train_labels)
@@ -267,6 +268,20 @@ class ClusteringFull(Context):
     @cached_property
     def partitions(self) -> dict:
         return {k: f.labels for k, f in self.fits.items()}
+
+    @cached_property
+    def silhouette_sample(self):
+        """The silhouette's sample of dense data and its distances
+        (:func:`~mtc_cli.core.criteria.internal_indices.silhouette_sample`, the task's
+        ``seed``), for every k; None where scikit-learn computes it (sparse data, another
+        metric)."""
+        import scipy.sparse as sp
+
+        from mtc_cli.core.criteria.internal_indices import silhouette_sample
+
+        if sp.issparse(self.X) or self.model.metric != "euclidean":
+            return None
+        return silhouette_sample(self.X, self.s.max_items, self.seed)
 
     @cached_property
     def pairs(self):
