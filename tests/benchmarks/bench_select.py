@@ -53,8 +53,7 @@ import psutil
 from sklearn.datasets import make_blobs
 from threadpoolctl import threadpool_limits
 
-from mtc_cli.selection.catalog import auto_models
-from mtc_cli.selection.settings import N_INIT
+from mtc_cli.selection.catalog import ALGORITHMS, auto_models
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "results" / "benchmarks" / "select.csv"
@@ -213,7 +212,7 @@ def size_rows(n: int, rounds: int, tmp: Path) -> list[dict]:
              "baseline_peak_mib": max(r["peak"] for r in base)}]
     for m in LOOP_TARGET if n != 10_000 else ():
         rows.append({"n": n, "d": d, "k": "1..12" if n == 1_000 else "1..10", "model": m,
-                     "n_init": N_INIT[m], "rounds": rounds,
+                     "n_init": ALGORITHMS[m].n_init, "rounds": rounds,
                      "select_wall_s": median(runs[m], "wall"),
                      "select_peak_mib": max(r["peak"] for r in runs[m])})
         if n == 1_000:
@@ -240,7 +239,7 @@ def sklearn_fits(X: np.ndarray, model: str) -> float:
     from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
     from sklearn.mixture import GaussianMixture
 
-    n_init = N_INIT[model]
+    n_init = ALGORITHMS[model].n_init
 
     def fit(data, k, seed):
         if model == "gmm":
@@ -289,7 +288,7 @@ def fits_rows(tmp: Path) -> list[dict]:
         run = select(path, model, tmp / f"fits-{model}", "1..10")
         ref = min(sklearn_fits(X, model) for _ in range(3))
         rows.append({"n": 10_000, "d": 20, "k": "1..10", "model": model,
-                     "n_init": N_INIT[model], "rounds": 1, "select_wall_s": run["wall"],
+                     "n_init": ALGORITHMS[model].n_init, "rounds": 1, "select_wall_s": run["wall"],
                      "select_peak_mib": run["peak"], "sklearn_fits_s": ref,
                      "fits_ratio": run["wall"] / ref, "n_tasks": run["n_tasks"],
                      "task_s": run["task_s"], "load": before, "cpus": os.cpu_count()})
