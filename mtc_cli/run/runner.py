@@ -106,10 +106,11 @@ def watch_parent(main_pid: int, interval: float = 1.0) -> None:
 
 
 class Progress:
-    """A tqdm bar on a terminal; plain lines every few seconds otherwise."""
+    """A tqdm bar on a terminal; plain lines every few seconds otherwise. ``delay``: nothing
+    shown before that many seconds have passed (work that ends sooner shows nothing)."""
 
-    def __init__(self, total: int, done: int, label: str, stream=None):
-        self.total, self.done, self.label = total, done, label
+    def __init__(self, total: int, done: int, label: str, stream=None, delay: float = 0.0):
+        self.total, self.done, self.label, self.delay = total, done, label, delay
         self.stream = stream or sys.stderr
         self.start = self.last = time.monotonic()
         self.first = done
@@ -118,15 +119,17 @@ class Progress:
             from tqdm import tqdm
 
             self.bar = tqdm(total=total, initial=done, desc=label, unit="task",
-                            file=self.stream, dynamic_ncols=True)
-        else:
+                            file=self.stream, dynamic_ncols=True, delay=delay)
+        elif not delay:
             self._line()
 
     def update(self) -> None:
         self.done += 1
+        now = time.monotonic()
         if self.bar is not None:
             self.bar.update(1)
-        elif time.monotonic() - self.last >= 5 or self.done == self.total:
+        elif now - self.start >= self.delay and (now - self.last >= 5
+                                                 or self.done == self.total):
             self._line()
 
     def _line(self) -> None:

@@ -218,8 +218,9 @@ def _information_at_k(name):
 
 def _internal_at_k(name):
     def at_k(ctx, k):
-        """The silhouette (Rousseeuw 1987; on a sample of ``max_items`` objects above it),
-        Caliński–Harabasz or Davies–Bouldin index of the partition of all objects
+        """The silhouette (Rousseeuw 1987; on a sample of ``max_items`` objects above it,
+        its distances computed once for every k: ``silhouette_sample`` of the task's
+        context), Caliński–Harabasz or Davies–Bouldin index of the partition of all objects
         (:mod:`mtc_cli.core.criteria.internal_indices`)."""
         import numpy as np
 
@@ -229,7 +230,8 @@ def _internal_at_k(name):
             return []
         index = getattr(internal_indices, name)
         kw = ({"max_items": ctx.s.max_items, "random_state": ctx.seed,
-               "metric": ctx.model.metric} if name == "silhouette" else {})
+               "metric": ctx.model.metric, "sample": ctx.silhouette_sample}
+              if name == "silhouette" else {})
         try:
             score, note = float(index(ctx.X, ctx.fits[k].labels, **kw)), ""
         except ValueError as exc:  # the fit left fewer than 2 non-empty clusters
@@ -243,14 +245,15 @@ def _index_finish(name):
         """The index of the partitions of all objects, one per k
         (:data:`~mtc_cli.core.criteria.partition_indices.INDICES`); pairs or objects sampled
         above ``max_items`` with a generator of its own (the task's seed, as the
-        silhouette's sample)."""
+        silhouette's sample): the pairs drawn once for every index that reads them
+        (:attr:`~mtc_cli.selection.tasks.ClusteringFull.pairs`)."""
         import numpy as np
 
         from mtc_cli.core.criteria.partition_indices import INDICES
 
-        partitions = {k: f.labels for k, f in ctx.fits.items()}
-        values = INDICES[name].values(ctx.X, partitions, np.random.default_rng(ctx.seed),
-                                      ctx.s.max_items)
+        index = INDICES[name]
+        values = index.values(ctx.X, ctx.partitions, np.random.default_rng(ctx.seed),
+                              ctx.s.max_items, **({"pairs": ctx.pairs} if index.pairs else {}))
         return [row(name, k, float(v)) for k, v in values.items()]
     return finish
 

@@ -81,17 +81,53 @@ def run(X, settings: Settings, seed: int, *, train_labels=None, n_jobs: int = 1)
     """Every task of the selection on X (in its :func:`canonical` form), in task order: the
     runner's rows of ``mtc select`` on the same matrix, settings and seed; ``n_jobs``
     processes, one BLAS thread each."""
-    X = canonical(X)
-    digest = data_digest(X, train_labels)
-    work = tasks(settings, digest)
-    if n_jobs == 1 or len(work) <= 1:
-        parts = [_task_rows(X, t, seed, train_labels) for t in work]
-    else:
-        from joblib import Parallel, delayed
+    return run_all({settings.model: (X, settings)}, seed, train_labels=train_labels,
+                   n_jobs=n_jobs)[settings.model]
 
-        parts = Parallel(n_jobs=n_jobs)(delayed(_task_rows)(X, t, seed, train_labels)
-                                        for t in work)
-    return tidy([row for part in parts for row in part])
+
+#: seconds a selection in this process runs before its progress shows (:func:`run_all`)
+PROGRESS_DELAY = 3.0
+
+
+def run_all(selections: dict, seed: int, *, train_labels=None, n_jobs: int = 1,
+            progress: str | None = None) -> dict:
+    """model → the rows of :func:`run` of each selection of ``selections`` (model → (X, its
+    Settings)), every task in one pool of ``n_jobs`` processes. ``progress``: the label of
+    the runner's progress (:class:`mtc_cli.run.runner.Progress`, on stderr) of the tasks,
+    shown once the selection has run :data:`PROGRESS_DELAY` seconds; None: none."""
+    work = []
+    for model, (X, settings) in selections.items():
+        X = canonical(X)
+        work += [(model, X, t) for t in tasks(settings, data_digest(X, train_labels))]
+    bar = None
+    if progress is not None:
+        from mtc_cli.run.runner import Progress
+
+        bar = Progress(len(work), 0, progress, delay=PROGRESS_DELAY)
+    parts: list = [None] * len(work)
+    try:
+        if n_jobs == 1 or len(work) <= 1:
+            done = ((i, _task_rows(X, t, seed, train_labels))
+                    for i, (_, X, t) in enumerate(work))
+        else:
+            from joblib import Parallel, delayed
+
+            done = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+                delayed(_indexed)(i, X, t, seed, train_labels)
+                for i, (_, X, t) in enumerate(work))
+        for i, rows in done:
+            parts[i] = rows
+            if bar is not None:
+                bar.update()
+    finally:
+        if bar is not None:
+            bar.close()
+    return {model: tidy([row for (m, _, _), part in zip(work, parts, strict=True)
+                         if m == model for row in part]) for model in selections}
+
+
+def _indexed(i: int, X, task: dict, seed: int, train_labels) -> tuple[int, list[dict]]:
+    return i, _task_rows(X, task, seed, train_labels)
 
 
 def _task_rows(X, task: dict, seed: int, train_labels) -> list[dict]:

@@ -355,6 +355,39 @@ class Labelling:
     labels: np.ndarray
 
 
+class Extension:
+    """The labels of all objects ``X`` under the solutions ``parts`` ({k: labels of the
+    sample ``Xs``}) of a fit on a sample, by the model's predictor (``transfer(Xs, parts,
+    X)``): computed when first asked for, for every k at once."""
+
+    def __init__(self, transfer, Xs: np.ndarray, parts: dict, X: np.ndarray):
+        self._work = (transfer, Xs, parts, X)
+        self._labels: dict | None = None
+
+    def __getitem__(self, k: int) -> np.ndarray:
+        if self._labels is None:
+            transfer, Xs, parts, X = self._work
+            self._labels, self._work = transfer(Xs, parts, X), None
+        return self._labels[k]
+
+
+@dataclass(frozen=True, eq=False)
+class SampledFit:
+    """A label-only model fitted with ``k`` clusters on a sample of the objects: its
+    ``solution`` (the sample and its labels) and, as :class:`Fit`, ``labels`` of every object
+    — the others labelled by the predictor when first read (:class:`Extension`), so that
+    a fit whose labels no criterion reads (the first half's of a random split, whose solution
+    alone is transferred) labels no other object."""
+
+    k: int
+    solution: Labelling
+    extension: Extension
+
+    @property
+    def labels(self) -> np.ndarray:
+        return self.extension[self.k]
+
+
 class _Labels:
     """Fits every k of a range from one run of the algorithm (:meth:`partitions`) on at most
     ``max_items`` objects, extends the solution to the other objects by :meth:`transfer`,
@@ -372,7 +405,8 @@ class _Labels:
 
     def fit_all(self, X, ks, rng: np.random.Generator) -> dict[int, Fit]:
         """Every k in ``ks`` from one run of the algorithm; above ``max_items`` objects on a
-        random sample of that many, the others labelled by the predictor."""
+        random sample of that many, the others labelled by the predictor when their labels
+        are first read (:class:`SampledFit`)."""
         X = np.asarray(X, dtype=np.float64)
         ks = [int(k) for k in ks]
         if not ks:
@@ -382,10 +416,11 @@ class _Labels:
         Xs = X[sample]
         with refusals(self.name, len(Xs)):
             parts = self.partitions(Xs, ks, rng)
-        labels = ({k: np.asarray(v, dtype=np.intp) for k, v in parts.items()}
-                  if len(sample) == len(X) else self.transfer(Xs, parts, X))
-        return {k: Fit(k, Labelling(Xs, np.asarray(parts[k], dtype=np.intp)), labels[k])
-                for k in ks}
+        solutions = {k: Labelling(Xs, np.asarray(parts[k], dtype=np.intp)) for k in ks}
+        if len(sample) == len(X):
+            return {k: Fit(k, solutions[k], solutions[k].labels) for k in ks}
+        extension = Extension(self.transfer, Xs, parts, X)
+        return {k: SampledFit(k, solutions[k], extension) for k in ks}
 
     def fit(self, X, k: int, rng: np.random.Generator) -> Fit:
         return self.fit_all(X, [k], rng)[k]

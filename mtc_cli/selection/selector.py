@@ -176,11 +176,12 @@ class Selection:
         return n
 
     def run(self, seed: int, *, n_jobs: int = 1) -> dict:
-        """model → the rows of its tasks, computed in this process
-        (:func:`mtc_cli.selection.engine.run`) by :meth:`workers` of ``n_jobs``."""
-        n_jobs = self.workers(n_jobs)
-        return {m: engine.run(self.matrix(m), s, seed, train_labels=self.train_labels,
-                              n_jobs=n_jobs) for m, s in self.settings.items()}
+        """model → the rows of its tasks, computed in this process by :meth:`workers` of
+        ``n_jobs``, every model's tasks in one pool, with the runner's progress on stderr
+        once it runs a few seconds (:func:`mtc_cli.selection.engine.run_all`)."""
+        return engine.run_all({m: (self.matrix(m), s) for m, s in self.settings.items()},
+                              seed, train_labels=self.train_labels,
+                              n_jobs=self.workers(n_jobs), progress=f"select ({self.model})")
 
     def rows_by_model(self, rows: pd.DataFrame) -> dict:
         """The rows of a run of every model (a ``model`` column under ``auto``), by model."""

@@ -254,14 +254,44 @@ class RolesSplit(Halves):
 
 
 class ClusteringFull(Context):
-    """The fits of all objects for every k (``fits``), a seed for the samples of the
-    indices (``seed``) and the negative log-likelihood of each fit (:meth:`nll`)."""
+    """The fits of all objects for every k (``fits``, their labels ``partitions``), a seed
+    for the samples of the indices (``seed``), what they share (``silhouette_sample``, the
+    ``pairs`` of the indices on pairwise distances) and the negative log-likelihood of each
+    fit (:meth:`nll`)."""
 
     def __init__(self, X, s, rng, rep, train_labels):
         super().__init__(X, s, rng, rep, train_labels)
         self.fits = self.model.fit_all(X, self.ks, rng)
         self.seed = int(rng.integers(2**31 - 1))
         self._nll: dict = {}
+
+    @cached_property
+    def partitions(self) -> dict:
+        return {k: f.labels for k, f in self.fits.items()}
+
+    @cached_property
+    def silhouette_sample(self):
+        """The silhouette's sample of dense data and its distances
+        (:func:`~mtc_cli.core.criteria.internal_indices.silhouette_sample`, the task's
+        ``seed``), for every k; None where scikit-learn computes it (sparse data, another
+        metric)."""
+        import scipy.sparse as sp
+
+        from mtc_cli.core.criteria.internal_indices import silhouette_sample
+
+        if sp.issparse(self.X) or self.model.metric != "euclidean":
+            return None
+        return silhouette_sample(self.X, self.s.max_items, self.seed)
+
+    @cached_property
+    def pairs(self):
+        """The :class:`~mtc_cli.core.criteria.partition_indices.PairSample` of the
+        partitions, drawn with a generator of the task's ``seed`` (as each index would draw
+        it)."""
+        from mtc_cli.core.criteria.partition_indices import PairSample
+
+        return PairSample(self.X, self.partitions, np.random.default_rng(self.seed),
+                          self.s.max_items)
 
     def nll(self, k: int) -> float:
         if k not in self._nll:

@@ -1,37 +1,37 @@
-"""Benchmark: the task time of each algorithm of the default ``mtc select`` (``--model auto``,
-:data:`mtc_cli.selection.catalog.AUTO_MODELS`) by size, and where it goes.
+"""Benchmark: the task time of each algorithm of the default ``mtc select`` (no ``--model``:
+``auto``, :func:`mtc_cli.selection.catalog.auto_models`) by size, and where it goes.
 
 Data: ``make_blobs(n, d, centers=5, random_state=0)`` for n = 1 000 and 10 000 (d = 10) and
-100 000 (d = 20), written to a CSV and read as ``mtc select`` reads it; each algorithm's
-settings as the default makes them (``experiments/select/protocol.py``, ``auto_selections``:
-the criteria :func:`mtc_cli.selection.answer.read_by` gives). For every algorithm, one task of
-each family it plans (:func:`mtc_cli.selection.tasks.plan`: the first ``split``, ``gap`` and
-``clest`` task, the ``full`` task), run by :func:`mtc_cli.selection.tasks.run_task` with the
-generator ``mtc select`` gives a task of seed 0 (:func:`mtc_cli.selection.engine.rng_of`).
-CPU seconds of the process (less disturbed by other load than wall time; both are kept),
-one BLAS/OpenMP thread — a task's share of ``-j 2`` on two cores —, the median of
-:data:`SIZES`' repeats (the 100 000 row once).
+100 000 (d = 20), written to a CSV and read as ``mtc select`` reads it. The selection is the
+default's (:class:`mtc_cli.selection.selector.Selection` of the ``select`` experiment's
+params with ``k = 1..10``: each algorithm with the criteria the answer reads). For every
+algorithm, one task of each family it plans (the first ``split``, ``gap`` and ``clest``
+task, the ``full`` task), run by :func:`mtc_cli.selection.tasks.run_task` with the generator
+``mtc select`` gives it at seed 0 (:func:`mtc_cli.selection.engine.rng_of`); ``tasks``: how
+many tasks of that family the selection plans (the family's time in a run is about
+``cpu_s × tasks``). CPU seconds of the process (less disturbed by other load than wall
+time; both are kept), one BLAS/OpenMP thread — a task's share of ``-j 2`` on two cores —,
+the median of :data:`SIZES`' repeats.
 
 Each task's time is split into parts (exclusive: a part nested in another is charged to
-itself; the gap statistic's W_k of the data and HDBSCAN's count take what they call):
-``fit`` (fitting the algorithm, on ≤ ``max_items`` objects for the label-only ones),
-``transfer`` (a label-only algorithm's predictor: extending its fit to all objects of a half
-or of the data, and labelling X² for the stability), ``predict`` (k-means' and the GMM's
-predictor), ``strength_predict`` (the prediction strength's nearest centroid),
-``stability`` (the disagreement and its random baselines), ``prediction_strength``, the
-internal and partition indices by name, ``gap_of_data``, ``hdbscan_count``, ``lda``
-(Clest's classifier) and ``other`` (the rest: halves, sampling, reference sets, rows).
+itself; ``gap_fits`` and ``hdbscan_count`` take what they call): ``fit`` (fitting the
+algorithm, on ≤ ``max_items`` objects for the label-only ones), ``transfer`` (a label-only
+algorithm's predictor: extending its fit to the other objects of a half or of the data, and
+labelling X² for the stability), ``predict`` (k-means' and the GMM's predictor),
+``strength_predict`` (the prediction strength's nearest centroid), ``stability`` (the
+disagreement and its random baselines), ``prediction_strength``, the internal and partition
+indices by name, ``gap_fits`` (the model's fits of a reference set or of the data's sample
+for the gap statistic), ``hdbscan_count``, ``clest`` (Clest's splits and agreement, its fits
+and classifier apart), ``lda`` (Clest's classifier) and ``other`` (the rest: halves,
+sampling, reference sets, rows).
 
-``before``: the code of ``BASELINE`` (``git archive`` into a scratch directory, run in a
-subprocess); ``after``: this checkout, with ``PathBased.transfer`` building one
-:class:`~mtc_cli.core.models.clusterers.PathBasedPredictor` per call (:func:`wire_predictor`,
-the change proposed for ``mtc_cli/selection/fitting.py``) if it does not already. Both in one
-run, the rows of each task compared (``identical``: every score equal, NaN to NaN).
+``--before REV``: the same measurements of the code of a git revision too (``git archive``
+into a scratch directory, run in a subprocess with this script), the rows of each task
+compared (``identical``: every score equal, NaN to NaN) and ``speedup`` = CPU before / CPU
+after.
 
-Writes ``results/benchmarks/algorithms.csv``.
-``python tests/benchmarks/bench_algorithms.py [--sizes 1000,10000,100000]``: about 15
-minutes on two busy cores, most of it the 100 000 rows and the old path-based predictor
-(80 s a task there). Run it with nothing else on the machine.
+Writes ``results/benchmarks/algorithms.csv`` (the rows of the sizes it ran).
+``python tests/benchmarks/bench_algorithms.py [--sizes 1000,10000,100000] [--before REV]``.
 """
 
 from __future__ import annotations
@@ -57,13 +57,11 @@ from threadpoolctl import threadpool_limits
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "results" / "benchmarks" / "algorithms.csv"
-#: the code before the path-based predictor
-BASELINE = "23bd8da"
 #: n → (d, repeats)
 SIZES = {1_000: (10, 3), 10_000: (10, 3), 100_000: (20, 1)}
 FAMILIES = ("split", "full", "gap", "clest")
 #: parts that take what they call (their fits, their predictors)
-WHOLE = ("gap_of_data", "hdbscan_count")
+WHOLE = ("gap_fits", "hdbscan_count")
 
 
 class Parts:
@@ -94,7 +92,13 @@ class Parts:
 @contextmanager
 def instrumented(parts: Parts):
     """The functions of the parts wrapped (module and class attributes, restored after)."""
-    from mtc_cli.core.criteria import clest, internal_indices, prediction_strength, stability
+    from mtc_cli.core.criteria import (
+        clest,
+        hdbscan_count,
+        internal_indices,
+        prediction_strength,
+        stability,
+    )
     from mtc_cli.core.criteria.partition_indices import INDICES
     from mtc_cli.selection import fitting, tasks
 
@@ -112,8 +116,8 @@ def instrumented(parts: Parts):
                 (internal_indices, "silhouette", "silhouette"),
                 (internal_indices, "calinski_harabasz", "calinski_harabasz"),
                 (internal_indices, "davies_bouldin", "davies_bouldin"),
-                (tasks, "_gap_of_data", "gap_of_data"),
-                (tasks, "_hdbscan_count", "hdbscan_count")]
+                (tasks.Context, "log_w", "gap_fits"),
+                (hdbscan_count, "hdbscan_count", "hdbscan_count")]
     saved = [(owner, attr, vars(owner)[attr]) for owner, attr, _ in patches]
     saved.append((clest, "agreement_statistic", clest.agreement_statistic))
     indices = dict(INDICES)
@@ -121,8 +125,8 @@ def instrumented(parts: Parts):
         for owner, attr, label in patches:
             setattr(owner, attr, parts.wrap(label, vars(owner)[attr]))
         # Clest's classifier is the default of an argument: passed explicitly, wrapped
-        clest.agreement_statistic = partial(clest.agreement_statistic,
-                                            predict=parts.wrap("lda", clest.lda_predict))
+        clest.agreement_statistic = parts.wrap("clest", partial(
+            clest.agreement_statistic, predict=parts.wrap("lda", clest.lda_predict)))
         for name, index in indices.items():
             INDICES[name] = dataclasses.replace(index, values=parts.wrap(name, index.values))
         yield
@@ -130,29 +134,6 @@ def instrumented(parts: Parts):
         for owner, attr, fn in saved:
             setattr(owner, attr, fn)
         INDICES.update(indices)
-
-
-def wire_predictor() -> bool:
-    """``PathBased.transfer`` building the predictor once per call and applying it to each
-    block of 1 000 objects — the lines proposed for ``mtc_cli/selection/fitting.py`` — if
-    this checkout has the predictor and the method does not use it yet."""
-    import inspect
-
-    from mtc_cli.core.models import clusterers
-    from mtc_cli.selection import fitting
-
-    if not hasattr(clusterers, "PathBasedPredictor") \
-            or "PathBasedPredictor" in inspect.getsource(fitting.PathBased.transfer):
-        return False
-
-    def transfer(self, X_train, labels, X):
-        X = np.asarray(X, dtype=np.float64)
-        predict = clusterers.PathBasedPredictor(X_train, labels)
-        blocks = [predict(X[s:s + 1000]) for s in range(0, len(X), 1000)]
-        return {k: np.concatenate([b[k] for b in blocks]).astype(np.intp) for k in labels}
-
-    fitting.PathBased.transfer = transfer
-    return True
 
 
 def write_data(n: int, d: int, path: Path) -> None:
@@ -166,19 +147,18 @@ def measure(path: Path, repeats: int) -> list[dict]:
     """One task of each family of each algorithm of the default on the data at ``path``,
     ``repeats`` times: the median CPU and wall seconds, the parts of the median run (by
     CPU) and the task's rows."""
-    from experiments.select.protocol import Params, _data_key, _matrix, auto_selections
+    from experiments.select.protocol import Params, selection_of
     from mtc_cli.selection.engine import rng_of
-    from mtc_cli.selection.tasks import plan, run_task
+    from mtc_cli.selection.tasks import run_task
 
-    p = Params(data=path)
+    sel = selection_of(Params(data=str(path), k="1..10"))
+    planned = sel.tasks()
     out = []
-    for model, settings in auto_selections(p)[0].items():
-        X = _matrix(*_data_key(p), model, p.tfidf)
-        firsts = {}
-        for task in plan(settings):
-            firsts.setdefault(task["family"], task)
-        for family in (f for f in FAMILIES if f in firsts):
-            task = firsts[family]
+    for model in sel.settings:
+        X = sel.matrix(model)
+        mine = [t for t in planned if t["model"] == model]
+        for family in (f for f in FAMILIES if any(t["family"] == f for t in mine)):
+            task = next(t for t in mine if t["family"] == family)
             runs = []
             for _ in range(repeats):
                 parts = Parts()
@@ -192,26 +172,29 @@ def measure(path: Path, repeats: int) -> list[dict]:
             print(f"  {model:9s} {family:5s} {cpu:8.2f} s", flush=True)
             out.append({"algorithm": model, "family": family, "cpu_s": cpu,
                         "wall_s": float(np.median([r[1] for r in runs])),
+                        "tasks": sum(t["family"] == family for t in mine),
                         "parts": seconds, "rows": rows})
     return out
 
 
 def child(path: str, repeats: int, result: str) -> None:
-    """The measurements of the code on ``sys.path``, pickled to ``result``."""
+    """The measurements of the code on ``sys.path``, pickled to ``result``; the compiled
+    kernels loaded (or compiled) first by a small selection."""
     import mtc_cli
 
     print(f"  mtc_cli from {Path(mtc_cli.__file__).parent}", flush=True)
-    wired = wire_predictor()
     with threadpool_limits(limits=1):
-        from mtc_cli.core.models import clusterers
+        from experiments.select.protocol import Params, selection_of
 
-        if hasattr(clusterers, "_minimax_walk"):  # compile (or load the cache) first
-            clusterers.pathbased_predict(np.eye(3), {2: np.array([0, 0, 1])}, np.ones((2, 3)))
+        warm = Path(result).with_suffix(".warm.csv")
+        write_data(300, 3, warm)
+        sel = selection_of(Params(data=str(warm), k="1..3"))
+        sel.run(0)
         out = measure(Path(path), repeats)
-    Path(result).write_bytes(pickle.dumps({"wired": wired, "tasks": out}))
+    Path(result).write_bytes(pickle.dumps(out))
 
 
-def run_code(code: Path, path: Path, repeats: int, tmp: Path, name: str) -> dict:
+def run_code(code: Path, path: Path, repeats: int, tmp: Path, name: str) -> list[dict]:
     """:func:`child` in a fresh process with ``code`` first on its path."""
     result = tmp / f"{name}.pkl"
     env = {**os.environ, "PYTHONPATH": str(code), "OMP_NUM_THREADS": "1",
@@ -228,10 +211,20 @@ def same_rows(a: list[dict], b: list[dict]) -> bool:
     return all(A[c].equals(B[c]) for c in A.columns)
 
 
+def row(n: int, d: int, repeats: int, code: str, r: dict, **extra) -> dict:
+    part = {f"{k}_s": round(v, 3) for k, v in sorted(r["parts"].items(), key=lambda kv: -kv[1])}
+    return {"n": n, "d": d, "algorithm": r["algorithm"], "family": r["family"], "code": code,
+            "tasks": r["tasks"], "repeats": repeats, "cpu_s": round(r["cpu_s"], 3),
+            "wall_s": round(r["wall_s"], 3), **extra,
+            "other_s": round(r["cpu_s"] - sum(r["parts"].values()), 3), **part}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="1000,10000,100000",
                         help="comma-separated n of SIZES; the rows of the others stay")
+    parser.add_argument("--before", metavar="REV",
+                        help="also measure the code of this git revision, and compare")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -241,41 +234,39 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         before = tmp / "before"
-        archive = subprocess.run(["git", "archive", BASELINE], cwd=ROOT, check=True,
-                                 capture_output=True).stdout
-        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(before, filter="data")
+        if args.before:
+            archive = subprocess.run(["git", "archive", args.before], cwd=ROOT, check=True,
+                                     capture_output=True).stdout
+            with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+                tar.extractall(before, filter="data")
         for n in (int(v) for v in args.sizes.split(",")):
             d, repeats = SIZES[n]
             path = tmp / f"blobs{n}x{d}.csv"
             write_data(n, d, path)
-            print(f"n = {n}, d = {d}: before ({BASELINE})", flush=True)
-            old = run_code(before, path, repeats, tmp, f"before{n}")
-            print(f"n = {n}, d = {d}: after", flush=True)
+            print(f"n = {n}, d = {d} (load {os.getloadavg()[0]:.2f})", flush=True)
             new = run_code(ROOT, path, repeats, tmp, f"after{n}")
-            for o, a in zip(old["tasks"], new["tasks"], strict=True):
+            if not args.before:
+                rows += [row(n, d, repeats, "this", a) for a in new]
+                continue
+            print(f"n = {n}, d = {d}: before ({args.before})", flush=True)
+            old = run_code(before, path, repeats, tmp, f"before{n}")
+            for o, a in zip(old, new, strict=True):
                 assert (o["algorithm"], o["family"]) == (a["algorithm"], a["family"])
-                identical = same_rows(o["rows"], a["rows"])
-                for code, r in (("before", o), ("after", a)):
-                    part = {f"{k}_s": round(v, 3) for k, v in
-                            sorted(r["parts"].items(), key=lambda kv: -kv[1])}
-                    rows.append({"n": n, "d": d, "algorithm": r["algorithm"],
-                                 "family": r["family"], "code": code, "repeats": repeats,
-                                 "cpu_s": round(r["cpu_s"], 3), "wall_s": round(r["wall_s"], 3),
-                                 "speedup": round(o["cpu_s"] / a["cpu_s"], 2),
-                                 "identical": identical,
-                                 "other_s": round(r["cpu_s"] - sum(r["parts"].values()), 3),
-                                 **part})
+                same = {"speedup": round(o["cpu_s"] / a["cpu_s"], 2),
+                        "identical": same_rows(o["rows"], a["rows"])}
+                rows += [row(n, d, repeats, f"before {args.before}", o, **same),
+                         row(n, d, repeats, "this", a, **same)]
                 print(f"{n:>7} {a['algorithm']:9s} {a['family']:5s} before "
                       f"{o['cpu_s']:8.2f} s after {a['cpu_s']:8.2f} s "
-                      f"×{o['cpu_s'] / a['cpu_s']:.2f} identical {identical}", flush=True)
+                      f"×{same['speedup']:.2f} identical {same['identical']}", flush=True)
     table = pd.DataFrame(rows)
     if OUT.is_file():
         kept = pd.read_csv(OUT)
         table = pd.concat([kept[~kept["n"].isin(table["n"])], table], ignore_index=True)
-    fixed = ["n", "d", "algorithm", "family", "code", "repeats", "cpu_s", "wall_s", "speedup",
-             "identical", "other_s"]
-    table = table[fixed + sorted(c for c in table.columns if c not in fixed)]
+    fixed = ["n", "d", "algorithm", "family", "code", "tasks", "repeats", "cpu_s", "wall_s",
+             "speedup", "identical", "other_s"]
+    table = table.reindex(columns=fixed + sorted(c for c in table.columns if c not in fixed))
+    table["tasks"] = table["tasks"].astype("Int64")
     OUT.parent.mkdir(parents=True, exist_ok=True)
     table.sort_values(["n", "algorithm", "family", "code"], kind="stable").to_csv(
         OUT, index=False, lineterminator="\n")

@@ -68,6 +68,19 @@ def test_silhouette_subsampling_is_deterministic_and_full_when_small():
     assert abs(a - full) < 0.1  # and it estimates the full value
 
 
+@pytest.mark.parametrize("max_items", [100, 2000])
+def test_silhouette_of_a_shared_sample_is_its_own(max_items):
+    """One silhouette_sample serves every partition: the same value, bit for bit, as the
+    silhouette that draws its sample and computes its distances itself."""
+    rng = np.random.default_rng(4)
+    X, labels = blobs(rng, 300)
+    sample = ii.silhouette_sample(X, max_items, 3)
+    for k in (2, 3, 5):
+        lab = labels % k if k <= 3 else rng.integers(0, k, 300)
+        assert ii.silhouette(X, lab, max_items=max_items, random_state=3, sample=sample) \
+            == ii.silhouette(X, lab, max_items=max_items, random_state=3)
+
+
 def test_silhouette_sparse_cosine_matches_dense():
     rng = np.random.default_rng(3)
     # two "topics" over 40 terms, 60 documents of sparse counts

@@ -333,6 +333,25 @@ def test_sampling_above_max_items_is_deterministic_and_uniform_without_replaceme
         assert values(name, X, parts)[2] != pytest.approx(a[2])  # the full data differ
 
 
+@pytest.mark.parametrize("n, max_items", [(60, 20), (30, 2000)])
+def test_one_pair_sample_serves_every_index_as_its_own_would(n, max_items):
+    """Dunn, C-index and Gamma given one shared PairSample are, bit for bit, what each
+    computes from its own sample drawn by the same generator (sampled or all pairs, ties
+    among the distances included)."""
+    rng = np.random.default_rng(8)
+    X = np.round(rng.normal(size=(n, 2)), 1)  # tied distances
+    parts = {k: np.concatenate([np.arange(k), rng.integers(0, k, n - k)]) for k in (1, 2, 3, 4)}
+    parts[3][parts[3] == 2] = 1  # no 3-partition: NaN
+    pairs = pi.PairSample(X, parts, np.random.default_rng(42), max_items)
+    assert np.array_equal(pairs.ordered, np.sort(pairs.d))
+    for name in ("dunn", "c_index", "gamma"):
+        own = values(name, X, parts, np.random.default_rng(42), max_items=max_items)
+        shared = pi.INDICES[name].values(X, parts, None, max_items, pairs=pairs)
+        assert pi.INDICES[name].pairs
+        assert own.keys() == shared.keys()
+        np.testing.assert_array_equal([own[k] for k in own], [shared[k] for k in own])
+
+
 def test_empty_clusters_and_k1_give_nan_not_exceptions():
     # partition "3" left a cluster empty: only two distinct labels
     parts = {1: np.zeros(6, int), 2: LINE_PARTITIONS[2], 3: np.array([0, 0, 0, 2, 2, 2]),

@@ -73,3 +73,29 @@ def test_the_league_makes_the_choices_of_mtc_select(frame, monkeypatch):
     assert picks == est.votes_
     s = make_settings("kmeans", (1, 4), None, n=len(X), d=3, **OPTIONS)
     pd.testing.assert_frame_equal(engine.run(X, s, 7), est.results_)
+
+
+def test_one_pool_for_every_model_gives_each_models_rows_and_shows_progress(frame, capsys,
+                                                                          monkeypatch):
+    """run_all: the rows of run per model, in one pool (-j 2 too); its progress on stderr
+    (the runner's, plain lines off a terminal) once it has run PROGRESS_DELAY seconds —
+    none before, none on stdout, none without a label."""
+    X = frame.to_numpy()
+    settings = {m: make_settings(m, (1, 3), None, n=len(X), d=3, **OPTIONS)
+                for m in ("kmeans", "ward")}
+    alone = {m: engine.run(X, s, 7) for m, s in settings.items()}
+    capsys.readouterr()
+    monkeypatch.setattr(engine, "PROGRESS_DELAY", 1e9)
+    for jobs in (1, 2):
+        together = engine.run_all({m: (X, s) for m, s in settings.items()}, 7, n_jobs=jobs,
+                                  progress="blobs")
+        for m in settings:
+            pd.testing.assert_frame_equal(together[m], alone[m])
+    assert capsys.readouterr() == ("", "")  # done within the delay: nothing shown
+    monkeypatch.setattr(engine, "PROGRESS_DELAY", 0.0)
+    n_tasks = sum(len(engine.tasks(s, "")) for s in settings.values())
+    engine.run_all({m: (X, s) for m, s in settings.items()}, 7, progress="blobs")
+    out, err = capsys.readouterr()
+    assert out == "" and err.splitlines()[-1].startswith(f"blobs: {n_tasks}/{n_tasks} tasks")
+    engine.run_all({m: (X, s) for m, s in settings.items()}, 7)
+    assert capsys.readouterr() == ("", "")

@@ -48,8 +48,20 @@ def euclidean_distances(A: np.ndarray, B: np.ndarray | None = None) -> np.ndarra
     return np.sqrt(d, out=d)
 
 
+def silhouette_sample(X: np.ndarray, max_items: int, random_state: int) -> tuple:
+    """(keep, D): the objects :func:`silhouette` reads of the dense X — all (keep None),
+    or above ``max_items`` objects scikit-learn's uniform subsample, the first
+    ``max_items`` of ``RandomState(random_state).permutation(n)`` — and their Euclidean
+    distances D: the same for every partition of X."""
+    X = np.asarray(X, dtype=np.float64)
+    n = X.shape[0]
+    keep = np.random.RandomState(random_state).permutation(n)[:max_items] if n > max_items \
+        else None
+    return keep, euclidean_distances(X if keep is None else X[keep])
+
+
 def silhouette(X, labels, *, max_items: int = 2000, random_state: int = 0,
-               metric: str = "euclidean") -> float:
+               metric: str = "euclidean", sample: tuple | None = None) -> float:
     """Mean silhouette width s = mean_i (b_i − a_i) / max(a_i, b_i), a_i the mean distance of
     i to the others of its cluster, b_i the smallest mean distance to another cluster, s_i =
     0 for singletons (Rousseeuw 1987; ``sklearn.metrics.silhouette_score``; higher is
@@ -58,7 +70,8 @@ def silhouette(X, labels, *, max_items: int = 2000, random_state: int = 0,
     The exact value needs all n² pairwise distances; when n > ``max_items`` it is estimated
     on a uniform subsample of ``max_items`` objects, scikit-learn's: the first of
     ``RandomState(random_state).permutation(n)`` (deterministic). X may be a scipy sparse
-    matrix (e.g. with ``metric="cosine"``)."""
+    matrix (e.g. with ``metric="cosine"``). ``sample``: the :func:`silhouette_sample` of the
+    dense X at ``max_items`` and ``random_state``, to share between partitions."""
     labels = _check_labels(X, labels)
     n = X.shape[0]
     if max_items < 2:
@@ -69,12 +82,11 @@ def silhouette(X, labels, *, max_items: int = 2000, random_state: int = 0,
         sample = {"sample_size": max_items, "random_state": random_state} \
             if n > max_items else {}
         return float(metrics.silhouette_score(X, labels, metric=metric, **sample))
-    X = np.asarray(X, dtype=np.float64)
-    if n > max_items:
-        keep = np.random.RandomState(random_state).permutation(n)[:max_items]
-        X, labels = X[keep], _check_labels(X[keep], labels[keep])
+    keep, D = silhouette_sample(X, max_items, random_state) if sample is None else sample
+    if keep is not None:
+        labels = _check_labels(D, labels[keep])
     codes, sizes = _codes(labels)
-    sums = euclidean_distances(X) @ np.eye(sizes.size)[codes]  # Σ distances to each cluster
+    sums = D @ np.eye(sizes.size)[codes]  # Σ distances to each cluster
     own = sums[np.arange(len(codes)), codes]
     sums[np.arange(len(codes)), codes] = np.inf
     nearest = (sums / sizes).min(axis=1)

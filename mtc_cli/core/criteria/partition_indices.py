@@ -8,12 +8,14 @@ Conventions. ``partitions`` holds consecutive k = k_lo..k_hi; a partition at k t
 have exactly k non-empty clusters (a fit that left a cluster empty) is not a k-partition, and
 every value that uses it is NaN. So is a ratio with a zero denominator. Indices on pairwise
 distances (Dunn, C-index, Gamma) use Euclidean distances on a uniform random sample of
-``max_items`` objects, drawn once per call with ``rng``, when n > ``max_items``."""
+``max_items`` objects, drawn with ``rng``, when n > ``max_items`` (:class:`PairSample`: drawn
+once per call, or once for all three)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -38,6 +40,9 @@ class PartitionIndex:
     better: str
     values: Callable
     choose: Callable
+    #: its ``values`` read pairwise distances, and take the :class:`PairSample` of the
+    #: partitions as ``pairs=`` (one sample shared by every such index)
+    pairs: bool = False
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -93,27 +98,48 @@ def _within_curve(X: np.ndarray, partitions: dict) -> dict[int, float]:
     return {k: _within_ss(X, _partition(partitions, k)) for k in sorted(partitions)}
 
 
-def _pair_sample(X: np.ndarray, partitions: dict, rng: np.random.Generator, max_items: int):
-    """The Euclidean distances d of all pairs i < j of the objects (of a uniform sample of
-    ``max_items`` objects without replacement when n > ``max_items``), in ``pdist`` order,
-    with a function k → the same-cluster mask of those pairs (None without a k-partition)."""
-    from scipy.spatial.distance import pdist
+class PairSample:
+    """The pairs the indices on pairwise distances read, computed once for all of them:
+    the Euclidean distances ``d`` of all pairs i < j of the objects (of a uniform sample of
+    ``max_items`` objects without replacement, drawn with ``rng``, when n > ``max_items``),
+    in ``pdist`` order; their distinct values in increasing order with each pair's level and
+    each level's count (:attr:`levels`, as ``np.unique`` gives them) and ``d`` sorted
+    (:attr:`ordered`); per k the same-cluster mask of the pairs (:meth:`same`, None without
+    a k-partition)."""
 
-    X = np.asarray(X, dtype=np.float64)
-    n = X.shape[0]
-    keep = np.sort(rng.choice(n, size=max_items, replace=False)) if n > max_items else None
-    d = pdist(X if keep is None else X[keep])
-    i, j = np.triu_indices(n if keep is None else max_items, 1)
+    def __init__(self, X: np.ndarray, partitions: dict, rng: np.random.Generator,
+                 max_items: int):
+        from scipy.spatial.distance import pdist
 
-    def same(k):
-        labels = _partition(partitions, k)
-        if labels is None:
-            return None
-        if keep is not None:
-            labels = labels[keep]
-        return labels[i] == labels[j]
+        X = np.asarray(X, dtype=np.float64)
+        n = X.shape[0]
+        self.partitions = partitions
+        self.keep = (np.sort(rng.choice(n, size=max_items, replace=False)) if n > max_items
+                     else None)
+        self.d = pdist(X if self.keep is None else X[self.keep])
+        self._pairs = np.triu_indices(n if self.keep is None else max_items, 1)
+        self._same: dict = {}
 
-    return d, same
+    def same(self, k: int) -> np.ndarray | None:
+        if k not in self._same:
+            labels = _partition(self.partitions, k)
+            if labels is not None:
+                if self.keep is not None:
+                    labels = labels[self.keep]
+                i, j = self._pairs
+                labels = labels[i] == labels[j]
+            self._same[k] = labels
+        return self._same[k]
+
+    @cached_property
+    def levels(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return np.unique(self.d, return_inverse=True, return_counts=True)
+
+    @cached_property
+    def ordered(self) -> np.ndarray:
+        """``d`` in increasing order: each distinct value as often as it occurs."""
+        values, _, counts = self.levels
+        return np.repeat(values, counts)
 
 
 def _sorted(ks, values) -> tuple[np.ndarray, np.ndarray]:
@@ -260,12 +286,14 @@ def ratkowsky_lance_values(X, partitions, rng=None, max_items=2000) -> dict[int,
     return {k: rl(k) for k in sorted(partitions)}
 
 
-def dunn_values(X, partitions, rng, max_items=2000) -> dict[int, float]:
+def dunn_values(X, partitions, rng, max_items=2000, pairs=None) -> dict[int, float]:
     """D(k) = min_{r≠s} min_{i∈C_r, j∈C_s} d(i, j) / max_r max_{i,j∈C_r} d(i, j), the
     smallest single-linkage distance between clusters over the largest cluster diameter
     (Dunn 1974, J. Cybern. 4:95–104; as NbClust's ``Index.dunn`` and clValid), Euclidean.
-    NaN without two clusters or when every diameter is 0."""
-    d, same = _pair_sample(X, partitions, rng, max_items)
+    NaN without two clusters or when every diameter is 0. ``pairs``: the
+    :class:`PairSample` of X and ``partitions`` (drawn with ``rng`` if None)."""
+    pairs = PairSample(X, partitions, rng, max_items) if pairs is None else pairs
+    d, same = pairs.d, pairs.same
 
     def dunn(k):
         s = same(k)
@@ -276,13 +304,15 @@ def dunn_values(X, partitions, rng, max_items=2000) -> dict[int, float]:
     return {k: dunn(k) for k in sorted(partitions)}
 
 
-def c_index_values(X, partitions, rng, max_items=2000) -> dict[int, float]:
+def c_index_values(X, partitions, rng, max_items=2000, pairs=None) -> dict[int, float]:
     """C(k) = (S_w − S_min) / (S_max − S_min) (Hubert & Levin 1976, Psychol. Bull.
     83:1072–1080): S_w the sum of the N_w within-cluster pair distances, S_min (S_max) the
     sum of the N_w smallest (largest) of all pair distances. NbClust's ``Indice.cindex``
-    differs: it uses N_w times the smallest (largest) within-cluster distance instead."""
-    d, same = _pair_sample(X, partitions, rng, max_items)
-    cumulative = np.concatenate([[0.0], np.cumsum(np.sort(d))])
+    differs: it uses N_w times the smallest (largest) within-cluster distance instead.
+    ``pairs``: as :func:`dunn_values`."""
+    pairs = PairSample(X, partitions, rng, max_items) if pairs is None else pairs
+    d, same = pairs.d, pairs.same
+    cumulative = np.concatenate([[0.0], np.cumsum(pairs.ordered)])
 
     def c_index(k):
         s = same(k)
@@ -295,15 +325,17 @@ def c_index_values(X, partitions, rng, max_items=2000) -> dict[int, float]:
     return {k: c_index(k) for k in sorted(partitions)}
 
 
-def gamma_values(X, partitions, rng, max_items=2000) -> dict[int, float]:
+def gamma_values(X, partitions, rng, max_items=2000, pairs=None) -> dict[int, float]:
     """Γ(k) = (s⁺ − s⁻) / (s⁺ + s⁻) (Baker & Hubert 1975, JASA 70:31–38), over all
     comparisons of a within-cluster with a between-cluster pair distance: s⁺ counts the
     concordant ones (within < between), s⁻ the discordant ones (within > between), ties
     count in neither. As NbClust's ``Index.sPlussMoins``. The distinct distances are
     sorted once (O(P log P)); per k, counting the within and between pairs at each distance
-    gives s⁺ = Σ_v w_v · #(between > v) and s⁻ = Σ_v w_v · #(between < v) in O(P)."""
-    d, same = _pair_sample(X, partitions, rng, max_items)
-    _, level, at_level = np.unique(d, return_inverse=True, return_counts=True)
+    gives s⁺ = Σ_v w_v · #(between > v) and s⁻ = Σ_v w_v · #(between < v) in O(P).
+    ``pairs``: as :func:`dunn_values`."""
+    pairs = PairSample(X, partitions, rng, max_items) if pairs is None else pairs
+    same = pairs.same
+    _, level, at_level = pairs.levels
 
     def gamma(k):
         s = same(k)
@@ -397,4 +429,5 @@ _FUNCTIONS = {
     "beale": (beale_values, choose_beale),
 }
 INDICES: dict[str, PartitionIndex] = {
-    name: PartitionIndex(name, *TABLE[name], *_FUNCTIONS[name]) for name in TABLE}
+    name: PartitionIndex(name, *TABLE[name], *_FUNCTIONS[name],
+                         pairs=name in ("dunn", "c_index", "gamma")) for name in TABLE}
