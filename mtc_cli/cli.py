@@ -492,13 +492,9 @@ def _print_outcome(outcome) -> None:
     click.echo("\nSummary: selected k per condition and criterion (median [quartiles]):")
     click.echo(format_table(summary_wide(outcome.summary)))
     if outcome.targets is not None and not outcome.targets.empty:
-        from mtc_cli.show.docs import count_line, tagged_claims
+        from mtc_cli.show.docs import claims_text
 
-        t = outcome.targets.assign(claim=tagged_claims(outcome.targets))
-        t = t[["claim", "status", "observed"]]
-        t["observed"] = [o if len(o) <= 90 else o[:89] + "…" for o in t["observed"]]
-        click.echo(f"\nTargets — {count_line(outcome.targets)}:")
-        click.echo(format_table(t))
+        click.echo("\n" + claims_text(outcome.targets, WIDTH))
     click.echo(_done(outcome))
 
 
