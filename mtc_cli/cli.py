@@ -354,13 +354,7 @@ def select(data, seed, overrides, jobs, out, force, backend, scheduler, cluster_
 
     from mtc_cli.run.registry import get_experiment
 
-    raw = {"experiment": "select", "seed": 0 if seed is None else seed, "data": str(data)}
-    for key, value in options.items():
-        if isinstance(value, str) and key in ("criteria", "columns", "drop"):
-            if key != "criteria" or value.strip() != "all":
-                raw[key] = [v.strip() for v in value.split(",") if v.strip()]
-        elif value is not None:
-            raw[key] = value
+    raw = select_raw(data, seed, options)
     exp = get_experiment("select")
     cfg, run_dir, digest = _select_config(exp, raw, data, overrides, out)
     if save_config is not None:
@@ -380,6 +374,20 @@ def select(data, seed, overrides, jobs, out, force, backend, scheduler, cluster_
         click.echo(json.dumps(outcome.experiment.summary_json(outcome), indent=2))
     else:
         _print_outcome(outcome)
+
+
+def select_raw(data: Path, seed: int | None, options: dict) -> dict:
+    """The select config of a command line: DATA, ``--seed`` and the selection's
+    ``options`` (those not given: None; lists comma-separated, ``--criteria all`` as
+    none)."""
+    raw = {"experiment": "select", "seed": 0 if seed is None else seed, "data": str(data)}
+    for key, value in options.items():
+        if isinstance(value, str) and key in ("criteria", "columns", "drop"):
+            if key != "criteria" or value.strip() != "all":
+                raw[key] = [v.strip() for v in value.split(",") if v.strip()]
+        elif value is not None:
+            raw[key] = value
+    return raw
 
 
 def _check_writable(path: Path, option: str, run_dir: Path) -> None:
