@@ -152,23 +152,28 @@ def main():
 @click.option("-j", "--jobs", default=1, show_default=True, type=click.IntRange(min=-1),
               help="Worker processes (-1: all cores).")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
-              help="Override a config key (dotted for nested keys; value parsed as YAML). "
+              help="Override a key of the config (dotted for nested keys; the value parsed "
+              "as YAML); `mtc keys EXPERIMENT` lists the keys of each experiment. "
               "Repeatable.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Run directory [default: results/<config stem>; "
               "results/quick/<stem> with --quick].")
 @click.option("--force", is_flag=True, help="Recompute every task, ignoring the task cache.")
 @click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky", show_default=True,
-              help="loky: local processes. dask: a dask.distributed cluster (mtc[cluster]).")
+              help="Where the tasks run: loky, worker processes on this machine; dask, the "
+              "workers of a dask.distributed cluster (install mtc[cluster]).")
 @click.option("--scheduler", metavar="ADDRESS",
-              help="With --backend dask: an existing scheduler, e.g. tcp://host:8786 "
-              "[default: a LocalCluster of --jobs workers, or the config's cluster: block].")
+              help="With --backend dask: the address of a running dask scheduler to send the "
+              "tasks to, e.g. tcp://host:8786 [default: a local cluster of --jobs workers, "
+              "or the config's cluster: block].")
 @click.option("--cluster", "cluster_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="With --backend dask: a YAML file describing dask-jobqueue workers "
-              "(SLURM/PBS); overrides the config's cluster: block.")
+              help="With --backend dask: a YAML file describing the workers the run starts "
+              "(local processes, or batch jobs through dask-jobqueue: SLURM, PBS); "
+              "overrides the config's cluster: block.")
 @click.option("--shard", metavar="I/N",
-              help="Compute only every N-th task starting at I (0 ≤ I < N) into the run "
-              "directory's cache, e.g. from a job array; then `mtc merge DIR`.")
+              help="Compute only every N-th task, starting at task I (0 ≤ I < N), into the "
+              "run directory's task cache, e.g. one shard per job of a job array; when all N "
+              "have run, `mtc merge DIR` writes the results.")
 @PLUGIN
 @_one_line_errors
 def run(configs, quick, jobs, overrides, out, force, backend, scheduler, cluster_file, shard,
@@ -297,7 +302,8 @@ def _select_options(command):
 @_select_options
 @click.option("--seed", type=click.INT,
               help="The seed every task's random generator is spawned from (with the task and "
-              "the data): the same seed, data and options give the same answer [default: 0].")
+              "the data): the same seed, data and options give the same answer. "
+              "[default: 0]")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
               help="Any key of the select experiment by its config name, value parsed as "
               "YAML (`mtc keys select` lists them); repeatable.")
@@ -309,17 +315,19 @@ def _select_options(command):
               "the digest of the data and of every option that changes the answer].")
 @click.option("--force", is_flag=True, help="Recompute every task, ignoring the task cache.")
 @click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky",
-              show_default=True, help="loky: local processes. dask: a dask.distributed "
-              "cluster (mtc[cluster]).")
+              show_default=True, help="Where the tasks run: loky, worker processes on this "
+              "machine; dask, the workers of a dask.distributed cluster (install "
+              "mtc[cluster]).")
 @click.option("--scheduler", metavar="ADDRESS",
-              help="With --backend dask: an existing scheduler, e.g. tcp://host:8786 "
-              "[default: a LocalCluster of --jobs workers].")
+              help="With --backend dask: the address of a running dask scheduler to send the "
+              "tasks to, e.g. tcp://host:8786 [default: a local cluster of --jobs workers].")
 @click.option("--cluster", "cluster_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="With --backend dask: a YAML file describing dask-jobqueue workers "
-              "(SLURM/PBS).")
+              help="With --backend dask: a YAML file describing the workers the run starts "
+              "(local processes, or batch jobs through dask-jobqueue: SLURM, PBS).")
 @click.option("--shard", metavar="I/N",
-              help="Compute only every N-th task starting at I (0 ≤ I < N) into the run "
-              "folder's cache, e.g. from a job array; then `mtc merge DIR`.")
+              help="Compute only every N-th task, starting at task I (0 ≤ I < N), into the "
+              "run folder's task cache, e.g. one shard per job of a job array; when all N "
+              "have run, `mtc merge DIR` writes the results.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the summary as JSON on stdout (progress stays on stderr).")
 @click.option("--save-config", type=click.Path(dir_okay=False, path_type=Path),
@@ -346,13 +354,7 @@ def select(data, seed, overrides, jobs, out, force, backend, scheduler, cluster_
 
     from mtc_cli.run.registry import get_experiment
 
-    raw = {"experiment": "select", "seed": 0 if seed is None else seed, "data": str(data)}
-    for key, value in options.items():
-        if isinstance(value, str) and key in ("criteria", "columns", "drop"):
-            if key != "criteria" or value.strip() != "all":
-                raw[key] = [v.strip() for v in value.split(",") if v.strip()]
-        elif value is not None:
-            raw[key] = value
+    raw = select_raw(data, seed, options)
     exp = get_experiment("select")
     cfg, run_dir, digest = _select_config(exp, raw, data, overrides, out)
     if save_config is not None:
@@ -372,6 +374,20 @@ def select(data, seed, overrides, jobs, out, force, backend, scheduler, cluster_
         click.echo(json.dumps(outcome.experiment.summary_json(outcome), indent=2))
     else:
         _print_outcome(outcome)
+
+
+def select_raw(data: Path, seed: int | None, options: dict) -> dict:
+    """The select config of a command line: DATA, ``--seed`` and the selection's
+    ``options`` (those not given: None; lists comma-separated, ``--criteria all`` as
+    none)."""
+    raw = {"experiment": "select", "seed": 0 if seed is None else seed, "data": str(data)}
+    for key, value in options.items():
+        if isinstance(value, str) and key in ("criteria", "columns", "drop"):
+            if key != "criteria" or value.strip() != "all":
+                raw[key] = [v.strip() for v in value.split(",") if v.strip()]
+        elif value is not None:
+            raw[key] = value
+    return raw
 
 
 def _check_writable(path: Path, option: str, run_dir: Path) -> None:
@@ -484,13 +500,9 @@ def _print_outcome(outcome) -> None:
     click.echo("\nSummary: selected k per condition and criterion (median [quartiles]):")
     click.echo(format_table(summary_wide(outcome.summary)))
     if outcome.targets is not None and not outcome.targets.empty:
-        from mtc_cli.show.docs import count_line, tagged_claims
+        from mtc_cli.show.docs import claims_text
 
-        t = outcome.targets.assign(claim=tagged_claims(outcome.targets))
-        t = t[["claim", "status", "observed"]]
-        t["observed"] = [o if len(o) <= 90 else o[:89] + "…" for o in t["observed"]]
-        click.echo(f"\nTargets — {count_line(outcome.targets)}:")
-        click.echo(format_table(t))
+        click.echo("\n" + claims_text(outcome.targets, WIDTH))
     click.echo(_done(outcome))
 
 

@@ -34,12 +34,19 @@ def plot(exp, rows, summary, p: Params, outdir) -> list:
         return [figure.save_auto_figure(extra["stability"], extra["auto"],
                                         extra.get("projection"), title,
                                         outdir / "select.png",
-                                        rule=shipped_rule().winner, answer=answer)]
+                                        rule=shipped_rule().winner, answer=answer,
+                                        true_k=_true_k(summary))]
     s = sel.settings[sel.model]
     title = f"{data.source}: {MODELS[s.model]}, k = {s.k_lo}..{s.k_hi}, {size}"
     return [figure.save_figure(extra["curves"], summary, extra["vote"], extra, title,
                                outdir / "select.png", voting.rule_for(s.model, s.criteria),
                                answer)]
+
+
+def _true_k(summary: pd.DataFrame) -> float:
+    """The true k of the run's label column (NaN without one)."""
+    known = summary["true_k"].dropna() if "true_k" in summary else ()
+    return float(known.iloc[0]) if len(known) else float("nan")
 
 
 def _check_auto(decision: pd.DataFrame, stability: pd.DataFrame, outdir: Path) -> None:

@@ -66,13 +66,16 @@ def summarize(rows: pd.DataFrame, settings, *, true_k=None,
         crit = CRITERIA[c]
         q25, q75 = quartiles(per)
         k = chosen.k
+        note = chosen.note
+        if per and np.isfinite(k) and not q25 <= k <= q75:
+            note = "; ".join(filter(None, (note, outside_spread(k, per, crit.reader))))
         out.append({
             "criterion": c, "selected_k": k,
             "selected_k_q25": q25, "selected_k_q75": q75,
             "n_reps": len(per) if per else 1,
             "k_min": max(s.k_lo, crit.k_min), "k_max": s.k_hi,
             "at_edge": bool(np.isfinite(k) and k >= top and max(s.k_lo, crit.k_min) < s.k_hi),
-            "optimises": crit.describe(ALGORITHMS[s.model]), "note": chosen.note,
+            "optimises": crit.describe(ALGORITHMS[s.model]), "note": note,
             "true_k": np.nan if true_k is None else true_k,
         })
         if len(chosen.curve):
@@ -84,6 +87,26 @@ def summarize(rows: pd.DataFrame, settings, *, true_k=None,
     curve_df = (pd.concat(curves, ignore_index=True) if curves
                 else pd.DataFrame(columns=cols))
     return summary, curve_df[[c for c in curve_df.columns if c in cols or c == "p_value"]]
+
+
+#: a reader's replicates (its ``replicate`` column), in words
+_REPLICATES = {"rep": "random splits", "split": "train/test splits",
+               "permutation": "permutations"}
+
+
+def outside_spread(k: float, per: list, reader) -> str:
+    """Why the chosen ``k`` lies outside the quartiles of ``per``, the choices of the
+    replicates alone: it is read off the curve of all replicates together (at each k their
+    mean, or median: ``reader.aggregate``), and the k that curve gives need not be one most
+    replicates choose alone (the median of an even number of errors at each k, for one, is
+    the curve of no replicate)."""
+    values, counts = np.unique(np.asarray(per, dtype=float), return_counts=True)
+    order = np.lexsort((values, -counts))[:4]
+    alone = ", ".join(f"{values[i]:g} ({counts[i]} of {len(per)})" for i in order)
+    unit = _REPLICATES.get(reader.replicate, "replicates")
+    return (f"its choice {k:g} lies outside its spread: it is read off the "
+            f"{getattr(reader, 'aggregate', 'mean')} curve of all {len(per)} {unit}; alone, "
+            f"they choose {alone}{' …' if len(values) > 4 else ''}")
 
 
 def choices(summary: pd.DataFrame) -> dict:

@@ -2,7 +2,8 @@
 normalised, 1 = its best) with its choice boxed, the voters above the others and the true k
 marked; the tally and the run-off; a view of the data — a 2-D PCA projection coloured by the
 clustering at the voted k, or the singular values. ``--model auto``: one row per algorithm
-of its S(k)/S_perm(k), its lowest value and its vote marked, beside the winner's clustering.
+of its S(k)/S_perm(k), its lowest value, its vote and the true k marked, beside the
+winner's clustering.
 
 ``select_figure`` and ``auto_figure`` return the Figure (its layout is tested);
 ``save_figure`` and ``save_auto_figure`` write it as a PNG."""
@@ -24,6 +25,9 @@ _NO_VALUE = "#DDDDDD"
 _HEAT = "viridis"
 #: inches per row of a heat map
 _ROW = 0.22
+#: beside the k of a criterion that finds it directly, without a curve over k to draw
+#: (:class:`mtc_cli.selection.readers.Reported`): its row is all "no value", nothing boxed
+_DIRECT = "(found directly, no curve)"
 
 
 def normalised(curve: pd.DataFrame, name: str) -> np.ndarray:
@@ -89,14 +93,31 @@ def _heat_axes(ax, values: np.ndarray, ks: np.ndarray, names: list, right: list,
     return mesh, side
 
 
+def _true_k(ax, true_k: float, ks: np.ndarray, blocks: list) -> list:
+    """The true k (of a label column; NaN: none) as a dashed line over the rows ``blocks``
+    ((top, bottom) each) of a heat map over ``ks``; its legend entry, which says so when the
+    true k lies outside the range drawn (no line then), or nothing without a true k."""
+    from matplotlib.lines import Line2D
+
+    if not np.isfinite(true_k):
+        return []
+    inside = ks[0] <= true_k <= ks[-1]
+    if inside:
+        for top, bottom in blocks:
+            ax.vlines(true_k, top, bottom, color=_TRUTH, lw=1.6, ls=(0, (4, 2)), zorder=1.5)
+    return [Line2D([], [], color=_TRUTH, lw=1.6, ls=(0, (4, 2)),
+                   label=f"true k = {true_k:g}" + ("" if inside else
+                                                   f", outside k = {ks[0]}..{ks[-1]}"))]
+
+
 def draw_heatmap(ax, curves: pd.DataFrame, summary: pd.DataFrame, rule=None):
     """Every criterion of ``summary`` as a row over k: its curve normalised (1 = its best;
     :func:`normalised`), its chosen k boxed (dashed: a voter's choice at the largest k,
-    which abstains under ``rule``), its choice on the right ("no choice" without one); the
+    which abstains under ``rule``), its choice on the right ("no choice" without one; a k
+    found without a curve, such as Minka's rank, unboxed and said so); the
     voters of ``rule`` (:class:`mtc_cli.selection.voting.VoteRule`; None: every criterion)
     above the others, a blank row between; the true k (``summary.true_k``) as a line.
     Returns the mesh, for a colour bar."""
-    from matplotlib.lines import Line2D
     from matplotlib.patches import Patch, Rectangle
 
     names = list(summary["criterion"])
@@ -123,6 +144,9 @@ def draw_heatmap(ax, curves: pd.DataFrame, summary: pd.DataFrame, rule=None):
         if not np.isfinite(k):
             right.append("no choice")
             continue
+        if not len(cur):  # a k found directly (Minka's rank, HDBSCAN's count): no cell to box
+            right.append(f"{_k(k)} {_DIRECT}")
+            continue
         silent = (name in voters and rule is not None and rule.edge_abstains and k >= k_hi)
         abstains |= silent
         right.append(_k(k) + (" abstains" if silent else "")
@@ -141,13 +165,9 @@ def draw_heatmap(ax, curves: pd.DataFrame, summary: pd.DataFrame, rule=None):
     if np.isnan(values[[r is not None for r in rows]]).any():
         handles.append(Patch(fc=_NO_VALUE, ec="#999999", hatch="////", label="no value"))
     true_k = summary["true_k"].iloc[0] if "true_k" in summary else np.nan
-    if np.isfinite(true_k) and ks[0] <= true_k <= ks[-1]:
-        blocks = ([(-0.5, len(voters) - 0.5), (len(voters) + 0.5, len(rows) - 0.5)]
-                  if None in rows else [(-0.5, len(rows) - 0.5)])
-        for lo, hi in blocks:
-            ax.vlines(true_k, lo, hi, color=_TRUTH, lw=1.6, ls=(0, (4, 2)), zorder=3)
-        handles.append(Line2D([], [], color=_TRUTH, lw=1.6, ls=(0, (4, 2)),
-                              label=f"true k = {true_k:g}"))
+    handles += _true_k(ax, true_k, ks, [(-0.5, len(voters) - 0.5),
+                                        (len(voters) + 0.5, len(rows) - 0.5)]
+                       if None in rows else [(-0.5, len(rows) - 0.5)])
     if None in rows:
         gap = rows.index(None)
         ax.add_patch(Rectangle((ks[0] - 0.5, gap - 0.5), len(ks), 1, fc="white", lw=0,
@@ -347,10 +367,12 @@ def save_figure(curves: pd.DataFrame, summary: pd.DataFrame, vote: pd.DataFrame,
                          path)
 
 
-def draw_stability(ax, stability: pd.DataFrame, decision: pd.DataFrame):
+def draw_stability(ax, stability: pd.DataFrame, decision: pd.DataFrame,
+                   true_k: float = np.nan):
     """``--model auto``: one row per algorithm of its S(k)/S_perm(k) (values written in
-    the cells when they fit), its lowest boxed, its vote dotted; the winner's name bold.
-    Returns the mesh, for a colour bar."""
+    the cells when they fit), its lowest boxed, its vote dotted; the winner's name bold;
+    the true k (of a label column; NaN: none) as a line. Returns the mesh, for a colour
+    bar."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
@@ -382,17 +404,17 @@ def draw_stability(ax, stability: pd.DataFrame, decision: pd.DataFrame):
         if np.isfinite(r["stability_k"]):
             _box(ax, r["stability_k"], i)
         if np.isfinite(r["vote_k"]):
-            ax.plot(r["vote_k"], i + 0.3, marker="o", ms=4.5, mfc=_TRUTH, mec="white",
-                    mew=0.8, zorder=5, ls="none")
+            ax.plot(r["vote_k"], i + 0.3, marker="o", ms=4.5, mfc="white", mec="black",
+                    mew=0.9, zorder=5, ls="none")
         if r["winner"]:
             for t in (ax.get_yticklabels()[i], side.get_yticklabels()[i]):
                 t.set_fontweight("bold")
-    ax.legend(handles=[
-        Patch(fill=False, ec="black", lw=1.4, label="its lowest S/S_perm"),
-        Line2D([], [], marker="o", ms=4.5, mfc=_TRUTH, mec="white", ls="none",
-               label="its vote (right: k)")],
-        loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=2, fontsize=7.5, frameon=False,
-        borderaxespad=0.3)
+    handles = [Patch(fill=False, ec="black", lw=1.4, label="its lowest S/S_perm"),
+               Line2D([], [], marker="o", ms=4.5, mfc="white", mec="black", mew=0.9,
+                      ls="none", label="the k it votes for (written on the right)"),
+               *_true_k(ax, true_k, ks, [(-0.5, len(models) - 0.5)])]
+    ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.0, 1.0),
+              ncol=len(handles), fontsize=7.5, frameon=False, borderaxespad=0.3)
     return mesh
 
 
@@ -422,17 +444,18 @@ def _why_winner(decision: pd.DataFrame, rule: str, one: bool = False) -> str:
 
 def auto_figure(stability: pd.DataFrame, decision: pd.DataFrame,
                 projection: pd.DataFrame | None, title: str, rule: str = "lowest",
-                answer: pd.DataFrame | None = None):
+                answer: pd.DataFrame | None = None, true_k: float = np.nan):
     """``--model auto``: every algorithm's S(k)/S_perm(k) as a row (left) and the data view
     coloured by the answer's clustering (right: one colour for k = 1); ``rule``: the winner's
-    (:data:`mtc_cli.selection.auto.WINNER_RULES`)."""
+    (:data:`mtc_cli.selection.auto.WINNER_RULES`); ``true_k``: of a label column (NaN:
+    none), drawn as a line over the rows."""
     from mtc_cli.show import plotting
 
     height = max(3.6, 1.6 + _ROW * 1.3 * len(decision))
     fig = plotting.new_figure(12.0, height, layout="constrained")
     gs = fig.add_gridspec(1, 2, width_ratios=[1.6, 1.0])
     ax = fig.add_subplot(gs[0])
-    mesh = draw_stability(ax, stability, decision)
+    mesh = draw_stability(ax, stability, decision, true_k)
     bar = fig.colorbar(mesh, ax=ax, fraction=0.03, pad=0.01)
     bar.set_label("S(k)/S_perm(k)\n(lower: more stable)", fontsize=7.5)
     bar.ax.tick_params(labelsize=7.5)
@@ -454,9 +477,10 @@ def auto_figure(stability: pd.DataFrame, decision: pd.DataFrame,
 
 def save_auto_figure(stability: pd.DataFrame, decision: pd.DataFrame,
                      projection: pd.DataFrame | None, title: str, path: Path,
-                     rule: str = "lowest", answer: pd.DataFrame | None = None) -> Path:
+                     rule: str = "lowest", answer: pd.DataFrame | None = None,
+                     true_k: float = np.nan) -> Path:
     """:func:`auto_figure` as a PNG."""
     from mtc_cli.show import plotting
 
-    return plotting.save(auto_figure(stability, decision, projection, title, rule, answer),
-                         path)
+    return plotting.save(auto_figure(stability, decision, projection, title, rule, answer,
+                                     true_k), path)

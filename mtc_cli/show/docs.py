@@ -66,6 +66,42 @@ def count_line(targets: pd.DataFrame) -> str:
     return "; ".join(parts)
 
 
+#: the table of every claim of every run, its paper's words and each failure's reason
+CLAIMS_DOC = "docs/reproductions.md#reproduction-table"
+#: what a failing claim means, said under the claims of a run where one fails
+FAILING = ("A claim fails where this run does not show the paper's result: faithful, we "
+           "follow the paper and its result does not appear; ours, a setting or reading of "
+           f"ours decides it. Every claim and why: {CLAIMS_DOC}")
+
+
+def claims_text(targets: pd.DataFrame, width: int = 100) -> str:
+    """A run's targets for the terminal: the :func:`count_line`, then per target its status
+    and claim (:func:`tagged_claims`), what the run observed and, for a failure, why — each
+    wrapped to ``width`` columns, never cut — and, where one fails, what that means
+    (:data:`FAILING`)."""
+    import textwrap
+
+    status = _status(targets).astype(str)
+    why = targets["why"] if "why" in targets else pd.Series("", index=targets.index)
+    pad = max(map(len, status)) + 4
+    lines = [f"Targets — {count_line(targets)}:"]
+
+    def wrap(text: str, first: str, indent: int) -> list[str]:
+        return textwrap.wrap(" ".join(str(text).split()), width, initial_indent=first,
+                             subsequent_indent=" " * indent, break_long_words=False,
+                             break_on_hyphens=False)
+
+    for s, claim, seen, reason in zip(status, tagged_claims(targets), targets["observed"],
+                                      why.fillna(""), strict=True):
+        lines += wrap(claim, f"  {s:<{pad - 4}}  ", pad)
+        lines += wrap(seen, " " * (pad + 2), pad + 2)
+        if s == "fails" and str(reason).strip():
+            lines += wrap(f"why: {reason}", " " * (pad + 2), pad + 2)
+    if (status == "fails").any():
+        lines += [""] + wrap(FAILING, "", 0)
+    return "\n".join(lines)
+
+
 def reproduction_table(results_dir: Path) -> str:
     """The count line and one markdown row per target of every run directly under
     ``results_dir`` (its claim tagged by kind, the paper's value, ours, the status, and for

@@ -219,3 +219,33 @@ def test_report_builds_the_readme_table(cli, root, tmp_path):
 
 def test_version(cli):
     assert cli("--version").output.startswith("mtc, version")
+
+
+def test_the_main_job_s_claims_are_whole_and_a_failure_is_explained(root):
+    """The targets on the first screen of `mtc run configs/svd_lenna.yaml` (the README's
+    first command), from its committed run: every claim, observation and reason whole within
+    100 columns, and what a failing claim means, with the page of every claim."""
+    import re
+
+    from mtc_cli.cli import WIDTH
+    from mtc_cli.show.docs import CLAIMS_DOC, claims_text
+
+    targets = pd.read_csv(root / "results" / "svd_lenna" / "targets.csv", keep_default_na=False)
+    assert (targets["status"] == "fails").sum() == 2  # the screen the issue saw
+    text = claims_text(targets, WIDTH)
+    lines = text.splitlines()
+    assert lines[0].startswith("Targets — 8 paper claims: 6 hold, 2 fail")
+    assert all(len(line) <= WIDTH for line in lines)
+    flat = " ".join(text.split())
+    for column in ("claim", "observed"):
+        for value in targets[column]:
+            assert " ".join(value.split()) in flat, value
+    for why in targets.loc[targets["status"] == "fails", "why"]:
+        assert f"why: {' '.join(why.split())}" in flat
+    assert "A claim fails where this run does not show the paper's result: faithful" in flat
+    assert lines[-1].endswith(CLAIMS_DOC)
+    page, anchor = CLAIMS_DOC.split("#")
+    headings = re.findall(r"^#+ (.*)$", (root / page).read_text(), flags=re.M)
+    assert anchor in {h.strip().lower().replace(" ", "-") for h in headings}
+    held = claims_text(targets[targets["status"] == "holds"], WIDTH)
+    assert "A claim fails" not in held and "why:" not in held

@@ -179,3 +179,148 @@ def test_slow_select_example_runs_cheaply_on_the_files_features(line, tmp_path):
     else:
         printed = re.search(r"\d+ objects × \d+ features", proc.stdout).group(0)
     assert printed == f"{len(pd.read_csv(data))} objects × {features} features", line
+
+
+# --- what the pages quote of the commands' output ------------------------------------------
+
+#: every page that may quote a command's output
+QUOTING = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+#: how a page names the committed run a ```text block quotes, in the paragraph before it
+SOURCE = re.compile(r"`(results/[\w/]+?)/?`, made by `mtc run (configs/[\w.]+\.yaml)[^`]*`")
+
+
+def _quoted_blocks() -> list[tuple[str, str, str, list[str]]]:
+    """(where, the run directory, the config, the block's lines) of every ```text block of
+    the pages: the output of the committed run the paragraph before it names."""
+    found = []
+    for page in QUOTING:
+        text = page.read_text()
+        for block in re.finditer(r"^```text\n(.*?)^```", text, flags=re.S | re.M):
+            before = text[:block.start()].rstrip().rsplit("\n\n", 1)[-1]
+            named = SOURCE.findall(before)
+            where = f"{page.name}:{text.count(chr(10), 0, block.start()) + 1}"
+            assert len(named) == 1, f"{where}: a quoted output names the run it quotes " \
+                "(`results/NAME/`, made by `mtc run configs/NAME.yaml`)"
+            found.append((where, *named[0], block.group(1).splitlines()))
+    return found
+
+
+QUOTED = _quoted_blocks()
+
+
+def _printed(run_dir: str, config: str) -> list[str]:
+    """The lines the run of ``config`` prints of its committed ``run_dir`` (the report
+    ``mtc run`` and ``mtc select`` print, from the run's tables)."""
+    from mtc_cli.run.config import load_config
+    from mtc_cli.run.registry import get_experiment
+
+    cfg = load_config(ROOT / config)
+    exp = get_experiment(cfg.experiment)
+    report = exp.report(pd.read_csv(ROOT / run_dir / "summary.csv"), cfg.params, ROOT / run_dir)
+    assert report is not None, f"{config}: its experiment prints no report to quote"
+    return report.splitlines()
+
+
+def test_the_pages_quote_output():
+    assert len(QUOTED) >= 2 and {q[0].split(":")[0] for q in QUOTED} >= {"README.md",
+                                                                          "select.md"}
+
+
+@pytest.mark.parametrize("quoted", QUOTED, ids=[q[0] for q in QUOTED])
+def test_a_quoted_output_is_what_its_run_prints(quoted, monkeypatch):
+    """Each stretch of the block between lines "…" is a stretch of the printed lines, in
+    order; and where the page's example is an ``mtc select`` line, the config is the same
+    question (the same digest of data and options)."""
+    where, run_dir, config, lines = quoted
+    monkeypatch.chdir(ROOT)
+    printed = _printed(run_dir, config)
+    at = 0
+    stretches = [[]]
+    for line in lines:
+        if line.strip() == "…":
+            stretches.append([])
+        else:
+            stretches[-1].append(line)
+    for stretch in filter(None, stretches):
+        starts = [i for i in range(at, len(printed) - len(stretch) + 1)
+                  if printed[i:i + len(stretch)] == stretch]
+        assert starts, f"{where}: not printed by {config} on {run_dir}:\n" + "\n".join(stretch)
+        at = starts[0] + len(stretch)
+
+
+def _questions() -> dict[str, str]:
+    """The run folder of each ``mtc select`` example of the pages → the digest of the
+    question it asks (the data and options that decide the answer)."""
+    import inspect
+
+    from mtc_cli.cli import _select_config, select_raw
+    from mtc_cli.run.registry import get_experiment
+
+    named = inspect.signature(select.callback).parameters
+    found = {}
+    for line in EXAMPLES:
+        args = shlex.split(line)
+        if args[1] != "select":
+            continue
+        params = dict(select.make_context("select", args[2:]).params)
+        raw = select_raw(params["data"], params["seed"],
+                         {k: v for k, v in params.items() if k not in named})
+        _, folder, digest = _select_config(get_experiment("select"), raw, params["data"],
+                                           params["overrides"], None)
+        found[str(folder)] = digest
+    return found
+
+
+def test_the_quoted_select_run_is_the_question_of_a_page_s_example(monkeypatch):
+    """The committed select run a page quotes asks what one of its ``mtc select`` examples
+    asks: the pages' output is that of the command they show."""
+    from mtc_cli.run.config import load_config
+    from mtc_cli.run.registry import get_experiment
+
+    monkeypatch.chdir(ROOT)
+    asked = set(_questions().values())
+    for where, _, config, _ in QUOTED:
+        cfg = load_config(ROOT / config)
+        if cfg.experiment == "select":
+            digest = get_experiment("select").run_folder(cfg.params, cfg.seed)[1]
+            assert digest in asked, f"{where}: {config} is no example's question"
+
+
+def test_the_run_folder_a_page_names_is_its_example_s(monkeypatch):
+    """A run folder quoted as ``Results: results/select/NAME-DIGEST/`` is the folder of an
+    example of the pages."""
+    monkeypatch.chdir(ROOT)
+    quoted = {m for page in QUOTING
+              for m in re.findall(r"Results: (results/select/[\w.-]+?)/", page.read_text())}
+    folders = set(_questions())
+    assert quoted and quoted <= folders, quoted - folders
+
+
+def test_the_reproduction_messages_the_readme_quotes_are_the_run_s(root):
+    """The README's first command, `mtc run configs/svd_lenna.yaml`, over the committed
+    results: the line it prints when its tables agree within the tolerance but not byte for
+    byte (as quoted, with the largest change measured on the machine the README names), and
+    the end of its last line when every output is as it was (mtc_cli/run/agreement.py and
+    cli._done)."""
+    from types import SimpleNamespace
+
+    from mtc_cli.cli import _done
+    from mtc_cli.run.agreement import RTOL, Verdict
+
+    text = " ".join((root / "README.md").read_text().split())
+    (kept,) = re.findall(r'"(reproduced the tables [^"]*)"', text)
+    change = re.fullmatch(r"reproduced the tables in the run directory within rtol \S+ "
+                          r"\(largest change (\S+) of the column's scale, (\S+) (\S+)\): "
+                          r"kept them", kept)
+    assert change, kept
+    number, file, column = change.groups()
+    assert Verdict(True, False, largest=(file, column, float(number))).line() == kept
+    assert f"rtol {RTOL:g}" in kept
+    assert Verdict(True, True).line() == ""  # byte for byte: nothing said
+    (same,) = re.findall(r'"\((every output as it was: [^"]*)\)"', text)
+    outcome = SimpleNamespace(run_dir="results/svd_lenna", stats={
+        "record_kept": True, "agreement": Verdict(True, True), "n_computed": 400,
+        "n_cached": 0})
+    assert _done(outcome).endswith(f"Results: results/svd_lenna/ ({same})")
+    running = " ".join((root / "docs" / "running.md").read_text().split())
+    assert f"within {number} of a column's scale ({file} {column}" in running

@@ -1,9 +1,10 @@
 """The figures of ``mtc select`` can be read: every text the renderer draws (titles, tick
 labels, legend entries, annotations) lies inside the figure (a label placed in a panel
 inside that panel), overlaps no other text, is at least 7 pt and never says "nan" — for a
-clustering run, an ``auto`` run, an svd run and a boolean run drawn by ``mtc select`` itself,
-and for tables made to hold a run-off, an abstention, a criterion without a choice, a tie of
-algorithms and an ``answer.csv``."""
+clustering run and an ``auto`` run with a label column (its true k drawn), an svd run and a
+boolean run drawn by ``mtc select`` itself, and for tables made to hold a run-off, an
+abstention, a criterion without a choice, one whose choice has no curve (not boxed), a true
+k outside the range, a tie of algorithms and an ``answer.csv``."""
 
 import itertools
 import re
@@ -79,9 +80,9 @@ def _blobs(path):
 
 
 def _image(path):
-    rng = np.random.default_rng(0)
-    u, v = rng.random((32, 2)), rng.random((2, 32))
-    Image.fromarray(np.clip(120 * u @ v + rng.normal(0, 3, (32, 32)), 0, 255)
+    rng = np.random.default_rng(0)  # 144 patches of 64 pixels: Minka's rank is defined
+    u, v = rng.random((96, 2)), rng.random((2, 96))
+    Image.fromarray(np.clip(120 * u @ v + rng.normal(0, 3, (96, 96)), 0, 255)
                     .astype(np.uint8)).save(path)
     return path
 
@@ -127,17 +128,58 @@ def drawn(request, tmp_path_factory):
     return request.param, saved[0], tmp / "run"
 
 
+def heat_rows(ax) -> dict:
+    """criterion → (the text on the right of its row, the k boxed in its row) of a heat map."""
+    from matplotlib.patches import Rectangle
+
+    (side,) = ax.child_axes
+    boxed = {}
+    for p in ax.patches:
+        if isinstance(p, Rectangle) and not p.get_fill() and p.get_edgecolor()[:3] == (0, 0, 0):
+            x, y = p.get_xy()
+            boxed.setdefault(round(y + 0.5), []).append(x + 0.5)
+    left = [t.get_text().split(" (")[0] for t in ax.get_yticklabels()]
+    right = [t.get_text() for t in side.get_yticklabels()]
+    return {name: (text, boxed.get(i, [])) for i, (name, text)
+            in enumerate(zip(left, right, strict=True)) if name}
+
+
+def true_k_lines(ax) -> set:
+    """The k of the dashed vertical lines (the true k) drawn on a heat map."""
+    from matplotlib.collections import LineCollection
+
+    return {float(seg[0][0]) for c in ax.collections if isinstance(c, LineCollection)
+            for seg in c.get_segments()}
+
+
 def test_select_figures_are_readable(drawn):
     kind, fig, run = drawn
     texts = check_layout(fig)
     summary = pd.read_csv(run / "summary.csv")
+    heat = fig.axes[0]
+    true_k = summary["true_k"].dropna().unique()
+    if kind in ("gmm", "auto"):  # a label column given: its true k drawn and named
+        assert list(true_k) == [3] and true_k_lines(heat) == {3.0}
+        assert "true k = 3" in texts
+    else:
+        assert not len(true_k) and not true_k_lines(heat)
     if kind == "auto":
         decision = pd.read_csv(run / "auto.csv")
-        assert set(decision["model"]) <= set(texts)  # one row per algorithm
+        assert [t.get_text() for t in heat.get_yticklabels()] == list(decision["model"])
         return
-    assert set(summary["criterion"]) <= {t.split(" (")[0] for t in texts}
-    for k in summary["selected_k"]:  # each criterion's choice as the table says it
-        assert ("no choice" if np.isnan(k) else f"{k:g}") in texts
+    rows, curves = heat_rows(heat), pd.read_csv(run / "curves.csv")
+    assert set(rows) == set(summary["criterion"])
+    for name, k in zip(summary["criterion"], summary["selected_k"], strict=True):
+        right, boxed = rows[name]  # each criterion's choice as the table says it
+        if np.isnan(k):
+            assert (right, boxed) == ("no choice", [])
+        elif name not in set(curves["criterion"]):  # a k found without a curve: not boxed
+            assert (right, boxed) == (f"{k:g} (found directly, no curve)", [])
+        else:
+            assert right.split()[0] == f"{k:g}" and boxed == [k]
+    if kind == "svd":  # Minka's rank is found without a curve
+        assert not (curves["criterion"] == "pca_mle").any()
+        assert rows["pca_mle"][1] == [] and "no curve" in rows["pca_mle"][0]
     if kind in ("svd", "boolean"):
         curves = pd.read_csv(run / "curves.csv")
         ax = fig.axes[0]
@@ -149,14 +191,15 @@ def test_select_figures_are_readable(drawn):
 
 def _selection(k_hi: int, true_k: float):
     """(summary, curves, vote, rule): 12 criteria on k = 1..k_hi, two of them voters that
-    choose k_hi (abstaining), one without a choice, a weighted run-off."""
+    choose k_hi (abstaining), one without a choice, one (c_index) whose choice comes
+    without a curve, a weighted run-off."""
     names = ["mtc", "bic", "aic", "silhouette", "gap", "clest", "hartigan", "knee",
              "davies_bouldin", "calinski_harabasz", "prediction_strength", "c_index"]
     chosen = [3, 4, 4, 3, k_hi, 2, np.nan, 5, 3, k_hi, 4, 6]
     rng = np.random.default_rng(1)
     curves = pd.concat([pd.DataFrame({"criterion": c, "k": np.arange(1, k_hi + 1),
                                       "value": rng.random(k_hi)}) for c in names
-                        if c != "hartigan"], ignore_index=True)
+                        if c not in ("hartigan", "c_index")], ignore_index=True)
     summary = pd.DataFrame({"criterion": names, "selected_k": np.array(chosen, dtype=float),
                             "k_min": 1, "k_max": k_hi, "true_k": true_k})
     rule = voting.VoteRule(weights={c: w for c, w in zip(names[1:11], np.linspace(0.9, 0.4, 10),
@@ -180,11 +223,23 @@ def test_a_run_off_an_abstention_and_no_choice_are_drawn_and_readable(k_hi):
                                " × 5 features", rule, answer)
     texts = check_layout(fig)
     assert "no choice" in texts
+    rows = heat_rows(fig.axes[0])
+    assert rows["c_index"] == ("6 (found directly, no curve)", [])  # its row has no cell
+    assert rows["hartigan"] == ("no choice", []) and rows["knee"][1] == [5]
+    assert true_k_lines(fig.axes[0]) == {4.0} and "true k = 4" in texts
     assert sum("abstains" in t for t in texts) == 3  # two rows and the legend
     assert any("run-off" in t for t in texts)
     assert any("answer: gmm, k = 4 — the answer is backed by 5 of 8 random splits; the "
                "runner-up (the best other k), kmeans at k = 3, by 2 of 8" in t for t in texts)
     assert any("gmm at the answer's k = 4 (30 shown)" in t for t in texts)
+    plotting.pyplot().close(fig)
+
+
+def test_a_true_k_outside_the_range_is_said_not_drawn():
+    summary, curves, vote, rule = _selection(8, true_k=12)
+    fig = figure.select_figure(curves, summary, vote, {}, "made.csv", rule)
+    texts = check_layout(fig)
+    assert "true k = 12, outside k = 1..8" in texts and not true_k_lines(fig.axes[0])
     plotting.pyplot().close(fig)
 
 
@@ -216,9 +271,11 @@ def test_auto_shows_every_algorithm_and_its_ties():
                            for m, c in curves.items()], ignore_index=True)
     answer = pd.DataFrame({"model": ["single"], "k": [3], "runner_up_model": [np.nan],
                            "runner_up_k": [np.nan], "support": [np.nan]})
-    fig = figure.auto_figure(stability, decision, None, "made.csv: auto", answer=answer)
+    fig = figure.auto_figure(stability, decision, None, "made.csv: auto", answer=answer,
+                             true_k=12)
     texts = check_layout(fig)
     heat = fig.axes[0]
+    assert "true k = 12, outside k = 1..10" in texts and not true_k_lines(heat)
     assert [t.get_text() for t in heat.get_yticklabels()] == models
     title = heat.get_title(loc="left").replace("\n", " ")
     assert "winner: single" in title and "tied with spectral" in title and "pathbased" in title

@@ -42,6 +42,27 @@ def test_min_rule_reads_the_mean_curve_and_gives_the_per_split_spread():
     np.testing.assert_allclose(curve["value"], [5, 7 / 3, 4 / 3, 4])
 
 
+def test_a_choice_outside_its_spread_is_explained():
+    # bi-cross-validation: the k of the lowest median error over 4 permutations (Frank et
+    # al. 2011, Sect. 4.2). Medians at k = 2: (2 + 3)/2 = 2.5; at k = 3: (1.9 + 9.9)/2 = 5.9,
+    # so the curve chooses 2, while permutations 0–2 alone choose 3 and permutation 3
+    # (lowest but one at k = 2, highest at k = 3) chooses 2: quartiles 2.75–3
+    errors = {0: [20, 1, 0.9], 1: [20, 2, 1.9], 2: [20, 10, 9.9], 3: [20, 3, 30]}
+    r = rows("bicross", errors).rename(columns={"rep": "permutation"}).assign(rep=0)
+    curve, chosen, per, _ = choice.evaluate(r, "bicross")
+    np.testing.assert_allclose(curve["value"], [20, 2.5, 5.9])
+    assert chosen == 2 and per == [3, 3, 3, 2]
+    s = make_settings("svd", (1, 3), ["bicross"], n=40, d=8)
+    (row,) = choice.summarize(r, s)[0].to_dict("records")
+    assert (row["selected_k"], row["selected_k_q25"], row["selected_k_q75"]) == (2, 2.75, 3)
+    assert row["note"] == ("its choice 2 lies outside its spread: it is read off the median "
+                           "curve of all 4 permutations; alone, they choose 3 (3 of 4), 2 (1 "
+                           "of 4)")
+    inside = rows("mtc", {0: [5, 1, 2, 4], 1: [5, 3, 1, 4], 2: [5, 3, 1, 4]})
+    s = make_settings("kmeans", (1, 4), ["mtc"], n=40, d=2)
+    assert choice.summarize(inside, s)[0]["note"].tolist() == [""]  # 3 within 2.5–3
+
+
 def test_min_rule_ties_go_to_the_smallest_k():
     _, chosen, _, _ = choice.evaluate(rows("mtc", {0: [3, 1, 1, 2]}), "mtc")
     assert chosen == 2
