@@ -64,11 +64,10 @@ The peers, each with its own rule:
 
   Why these: the issue names Genie with DuNN, WCNN and the generalised Dunn index, and each
   is taken as genieclust ships it (its defaults above), tuned on nothing. What they give is
-  measured here on generated data, not read from elsewhere: on the league's seven synthetic
-  families (``league_with_peers.csv``, ``--beside-league results/league``) the generalised
-  Dunn index recovers 52 % averaged over the families, DuNN and WCNN 32 % each — they choose
-  alike on every family (88 % of the shapes, 0 % of the one-cluster sets, where Genie cannot
-  answer k = 1).
+  measured here on generated data, not read from elsewhere: on the league's nine synthetic
+  families (``peers_league.csv``) the generalised Dunn index recovers 60 % averaged over the
+  families, DuNN and WCNN 42 % each — they recover alike on every synthetic family (88 % of
+  the shapes, 0 % of the one-cluster sets, where Genie cannot answer k = 1).
 
   Rule: k = the argmax of the index over k = 2..12; on ties, the **largest** tied k. Ties
   matter: DuNN is +inf and WCNN is 1 for every partition no near-neighbour edge crosses
@@ -123,14 +122,14 @@ is an error (another config). The league's own candidates are in its ``league.cs
 With ``--quick`` both files get a ``_quick`` suffix (``peers_league_quick.csv``,
 ``league_with_peers_quick.csv``), e.g. ``--quick --beside-league results/quick/league``.
 
-Cost (the 146 data sets of ``configs/league.yaml``, k_max = 15, ``-j 1`` on a shared 2-core
-machine): 11 min wall (679 s); summed seconds kneed 27, yellowbrick 33, clusteval 40,
-validclust 78, gap_stat 420 (its dispersion is a Python loop over points, ×11 fits per k),
-hdbscan_5 / _10 / _20 3 each, genie_dunnowa 24, genie_wcnn 22, genie_gdunn 26 (11 Genie fits
-each, the three peers do not share them) — no peer needs restricting. Peak memory 0.8 GB.
-DuNN and WCNN mostly answer k = 2 here: on overlapping groups their separation only falls
-as k grows, and a partition with a cluster of ≤ 25 objects scores −inf (8 data sets with no
-choice each).
+Cost (the 234 data sets of ``configs/league.yaml``, k_max = 15, ``-j 1`` on a shared 2-core
+machine, load 4-6): 21 min wall (1263 s); summed seconds kneed 55, yellowbrick 69, clusteval
+63, validclust 116, gap_stat 827 (its dispersion is a Python loop over points, ×11 fits per
+k), hdbscan_5 / _10 / _20 5 each, genie_dunnowa 41, genie_wcnn 37, genie_gdunn 39 (11 Genie
+fits each, the three peers do not share them) — no peer needs restricting. Peak memory
+0.8 GB. DuNN and WCNN mostly answer k = 2 here: on overlapping groups their separation only
+falls as k grows, and a partition with a cluster of ≤ 25 objects scores −inf (12 data sets
+with no choice each).
 
 Options: ``--quick`` (the quick profile's data sets and k_max), ``--peers a,b``, ``-j N``
 (joblib processes over data sets, default 1; one BLAS / OpenMP thread each), ``--out
