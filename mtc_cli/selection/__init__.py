@@ -21,7 +21,8 @@ side by side, and one answer (``mtc select``, the ``select`` experiment and
 - :mod:`~mtc_cli.selection.voting`, :mod:`~mtc_cli.selection.auto`,
   :mod:`~mtc_cli.selection.answer` — the vote, ``auto``'s choice of algorithm, and the
   answer with its test of k = 1 and its doubt, by the rule the league ships
-  (:mod:`~mtc_cli.selection.shipped`);
+  (:mod:`~mtc_cli.selection.shipped`); the tests of k = 1 (:mod:`~mtc_cli.selection.gates`)
+  and what they measure (:mod:`~mtc_cli.selection.measuring`);
 - :mod:`~mtc_cli.selection.output`, :mod:`~mtc_cli.selection.figure`,
   :mod:`~mtc_cli.selection.projection` — what a user reads: text, JSON, the figure;
 - :mod:`~mtc_cli.selection.estimator` — the scikit-learn style estimator.

@@ -23,7 +23,7 @@ import pandas as pd
 
 from mtc_cli.selection import auto, voting
 from mtc_cli.selection.catalog import ALGORITHMS, GATES
-from mtc_cli.selection.gates import Measuring
+from mtc_cli.selection.measuring import Measuring
 from mtc_cli.selection.shipped import answer_rule
 
 
@@ -197,7 +197,7 @@ class AnswerRule:
 
     def own_support(self, facts: Facts, k: float, answering: str | None, draws: int) -> float:
         """The share of ``draws`` redraws of its tests' randomness
-        (:meth:`~mtc_cli.selection.gates.Measuring.redrawn`: random split r's stability,
+        (:meth:`~mtc_cli.selection.measuring.Measuring.redrawn`: random split r's stability,
         the gap's reference sets resampled, new samples and simulations) on which the
         rule's tests of k = 1 all say so again at k̂ = ``k``: the doubt of a k = 1 answer."""
         said = [self.test(replace(facts, measure=facts.measure.redrawn(r)), k,

@@ -1,14 +1,14 @@
 """The tests of k = 1, "no group structure", that the answer weighs against the k the
-algorithms found (:class:`~mtc_cli.selection.spec.Gate`, registered in the catalog), and
-what they measure of a selection's data (:class:`Measuring`).
+algorithms found (:class:`~mtc_cli.selection.spec.Gate`, registered in the catalog).
 
-Each test measures something of the data (``measure(ctx, k, param, model)``: ``ctx`` is the
-:class:`Measuring` of the selection), judges it at the k̂ the algorithms found
-(``judge(statistic, k, param)`` → the :class:`~mtc_cli.core.criteria.one_group.Evidence`
-shown with the answer) and says it in words (``words(evidence, model)``). ``param``: its
-level, or HDBSCAN's min_cluster_size; ``model``: the algorithm that answers (the stability's
-own curve is read). This module imports numpy only when a test measures: the catalog that
-holds the tests loads without it.
+Each test measures something of the data (``measure(ctx, k, param, model)``: ``ctx``, the
+selection's :class:`~mtc_cli.selection.measuring.Measuring`), judges it at the k̂ the
+algorithms found (``judge(statistic, k, param)`` → the
+:class:`~mtc_cli.core.criteria.one_group.Evidence` shown with the answer) and says it in words
+(``words(evidence, model)``). ``param``: its level, or HDBSCAN's min_cluster_size; ``model``:
+the algorithm that answers (the stability's own curve is read). This module imports numpy only
+when a test measures: the catalog that holds the tests loads without it, and it imports no
+module that imports the catalog.
 """
 
 from __future__ import annotations
@@ -16,113 +16,6 @@ from __future__ import annotations
 from mtc_cli.selection.spec import Gate
 
 _GAP = "Tibshirani, Walther & Hastie 2001"
-
-
-class Measuring:
-    """What the tests of k = 1 measure of a selection's data, each once (per k̂ where it
-    depends on it, per answering algorithm where it reads its curve): ``X`` the data, their
-    :meth:`continuous` form and :meth:`sample` of at most ``max_items`` objects, a generator
-    per test (:meth:`rng`, seeded by the data's ``digest``), the choices and curves of the
-    algorithm the tests read (``choices``, ``curves``) and each algorithm's S(k)/S_perm(k)
-    (``stability``). Called with a :class:`~mtc_cli.selection.spec.Gate`, the k̂, its
-    parameter and the answering algorithm.
-
-    :meth:`redrawn` measures the same again on another draw of what is random in them (from
-    the tested algorithm's ``rows`` and ``settings``: model → its rows and Settings)."""
-
-    def __init__(self, X, digest: str, choices: dict, curves, max_items: int = 2000,
-                 stability: dict | None = None, *, rows: dict | None = None,
-                 settings: dict | None = None, tested: str | None = None,
-                 draw: int | None = None):
-        self.X, self.digest, self.choices, self.curves = X, digest, choices, curves
-        self.max_items, self.stability = max_items, stability or {}
-        self.rows, self.settings, self.tested = rows or {}, settings or {}, tested
-        self.draw = draw
-        self._done: dict = {}
-
-    def redrawn(self, draw: int) -> Measuring:
-        """The measures on draw ``draw`` ≥ 0 of their randomness: every generator seeded
-        with it too (the ties' spread, samples, reference and simulated data sets); each
-        algorithm's S(k)/S_perm(k) of random split ``draw`` alone; the tested algorithm's
-        gap statistic over reference sets drawn with replacement from the run's (the
-        bootstrap of its B references), its choices and curve of it. Criteria without
-        randomness of their own (Clest's choice, Duda & Hart's) as they are."""
-        import pandas as pd
-
-        from mtc_cli.selection import choice
-        from mtc_cli.selection.auto import normalised_stability
-
-        stability = {}
-        for m, curve in self.stability.items():
-            r = self.rows.get(m)
-            stability[m] = curve if r is None else normalised_stability(r[r["rep"] == draw])
-        choices, curves = dict(self.choices), self.curves
-        rows, s = self.rows.get(self.tested), self.settings.get(self.tested)
-        gaps = [c for c in choices if c.startswith("gap")]
-        if rows is not None and gaps:
-            rows = _references_redrawn(rows, self.rng("gap references", draw))
-            drawn = {c: choice.evaluate(rows, c, s) for c in gaps}
-            choices.update({c: d.k for c, d in drawn.items()})
-            curves = pd.concat([curves[~curves["criterion"].isin(gaps)],
-                                *(d.curve.reset_index().assign(criterion=c)
-                                  for c, d in drawn.items())], ignore_index=True)
-        return Measuring(self.X, self.digest, choices, curves, self.max_items, stability,
-                         rows=self.rows, settings=self.settings, tested=self.tested,
-                         draw=draw)
-
-    def continuous(self):
-        """The data with tied values spread within their resolution
-        (:func:`mtc_cli.core.criteria.ties.dequantized`: the tests of k = 1 assume continuous
-        values), made once."""
-        if "continuous" not in self._done:
-            from mtc_cli.core.criteria.ties import dequantized
-
-            self._done["continuous"] = dequantized(self.X, self.rng("ties"))
-        return self._done["continuous"]
-
-    def sample(self):
-        """At most ``max_items`` objects of :meth:`continuous` (the reference sample)."""
-        import numpy as np
-
-        from mtc_cli.selection.criteria import reference_sample
-
-        X = self.continuous()
-        return np.asarray(X[reference_sample(X, self.max_items)], dtype=np.float64)
-
-    def rng(self, name: str, draw: int | None = None):
-        """A numpy Generator of its own for what ``name`` draws, seeded by the data (and by
-        the draw, :meth:`redrawn`)."""
-        import zlib
-
-        import numpy as np
-
-        draw = self.draw if draw is None else draw
-        return np.random.default_rng([int(self.digest[:12], 16), zlib.crc32(name.encode()),
-                                      *(() if draw is None else (draw + 1,))])
-
-    def __call__(self, gate: Gate, k: int, param, model: str | None = None):
-        key = (gate.name, int(k) if gate.at_k else None, param,
-               model if gate.per_model else None)
-        if key not in self._done:
-            self._done[key] = gate.measure(self, k, param, model)
-        return self._done[key]
-
-
-def _references_redrawn(rows, rng):
-    """``rows`` with the gap statistic's reference sets (``reference`` 1, one ``rep`` each)
-    drawn with replacement from themselves, as many as there are."""
-    import pandas as pd
-
-    is_ref = (rows["criterion"] == "gap") & (rows.get("reference", 0) == 1)
-    refs = rows[is_ref]
-    reps = refs["rep"].unique()
-    if len(reps) < 2:
-        return rows
-    picked = rng.choice(reps, size=len(reps), replace=True)
-    drawn = [refs[refs["rep"] == r].assign(rep=i) for i, r in enumerate(picked)]
-    return pd.concat([rows[~is_ref], *drawn], ignore_index=True)
-
-
 #: simulated null data sets of SigClust
 SIGCLUST_SIMULATIONS = 50
 
@@ -296,10 +189,13 @@ def _choice_gate(name: str, asks: str, source: str) -> Gate:
                         bool(choice == 1), f"no group structure iff {name} chooses k = 1")
 
     def words(e, model) -> str:
-        from mtc_cli.selection.catalog import ALGORITHMS, CRITERIA
+        from mtc_cli.selection.algorithms import BUILTIN as ALGORITHMS
+        from mtc_cli.selection.criteria import BUILTIN as CRITERIA
 
         if e.statistic != e.statistic:  # NaN: not computed
-            if not CRITERIA[name].applies(ALGORITHMS[model]):
+            criterion = next(c for c in CRITERIA if c.name == name)
+            algorithm = next((a for a in ALGORITHMS if a.name == model), None)
+            if algorithm is not None and not criterion.applies(algorithm):
                 return f"{name} does not apply to {model}"
             return f"{name} of {model} was not computed (not among the criteria)"
         if e.says_one:

@@ -153,7 +153,7 @@ class Gate:
     """A test of k = 1, "no group structure", that the answer weighs against the k the
     algorithms found: ``measure(ctx, k, param, model)`` what it measures of the data (``ctx``:
     the data and the choices and curves of the algorithm it reads,
-    :class:`mtc_cli.selection.answer.Measuring`; ``model``: the algorithm that answers),
+    :class:`mtc_cli.selection.measuring.Measuring`; ``model``: the algorithm that answers),
     ``judge(statistic, k, param)`` its verdict at k̂ = ``k`` as an
     :class:`~mtc_cli.core.criteria.one_group.Evidence`, ``words(evidence, model)`` that
     verdict in words; ``asks`` what it tests, ``source`` its paper; ``param`` its default

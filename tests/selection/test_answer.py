@@ -18,7 +18,7 @@ from mtc_cli.core.criteria.dip import dip_pvalue
 from mtc_cli.selection import answer, auto, choice, shipped, voting
 from mtc_cli.selection.answer import Answer, AnswerRule, Facts
 from mtc_cli.selection.catalog import GATES
-from mtc_cli.selection.gates import Measuring
+from mtc_cli.selection.measuring import Measuring
 from mtc_cli.selection.settings import Settings
 
 NAN = np.nan

@@ -135,7 +135,7 @@ def test_D22_copies_of_three_points_answer_3(tmp_path):
     assert "150 rows, 3 distinct" in proc.stdout
     assert "k offered up to 3, the number of distinct rows" in proc.stdout
     found = answer_of(tmp_path / "out")
-    assert found["k"] == 3 and "no test of k = 1" in found["how"] and not found["weak"]
+    assert found["k"] == 3 and "no test of k = 1" in found["why"] and not found["weak"]
 
 
 @reliability
@@ -184,7 +184,7 @@ def test_T04_the_tests_see_tied_values_spread():
     resolution of 1); the tests of k = 1 measure the data spread within their resolution."""
     from mtc_cli.core.criteria.dip import dip_pvalue
     from mtc_cli.selection.catalog import GATES
-    from mtc_cli.selection.gates import Measuring
+    from mtc_cli.selection.measuring import Measuring
 
     x = np.round(np.random.default_rng(1).normal(0, 1, (300, 1)))
     assert dip_pvalue(x[:, 0])[1] < 1e-6
