@@ -76,7 +76,7 @@ def data(design: dict) -> tuple[np.ndarray, np.ndarray, int]:
 
 def probe(X: np.ndarray, sizes, k_max: int, rng: np.random.Generator) -> list[dict]:
     """The rows of a data set's probe — what the tests of k = 1 of the catalog measure of the
-    data, as ``mtc select`` measures them (:class:`mtc_cli.selection.gates.Measuring`, its
+    data, as ``mtc select`` measures them (:class:`mtc_cli.selection.measuring.Measuring`, its
     generators here the task's): HDBSCAN's own number of clusters (scikit-learn's
     ``HDBSCAN``, excess of mass, at each ``min_cluster_size``; 1 where every object is
     noise; on at most 2 000 objects, as the test), Hartigan's dip test of the first
@@ -84,7 +84,7 @@ def probe(X: np.ndarray, sizes, k_max: int, rng: np.random.Generator) -> list[di
     (``dip_means``), and SigClust's p at every k = 2..``k_max`` (``sigclust``)."""
     from mtc_cli.core.criteria.hdbscan_count import hdbscan_count
     from mtc_cli.selection.catalog import GATES
-    from mtc_cli.selection.gates import Measuring
+    from mtc_cli.selection.measuring import Measuring
 
     seed = format(int(rng.integers(2**48)), "012x")
     measuring = Measuring(X, seed, {}, None)

@@ -45,7 +45,8 @@ def kmeans(X, k) -> np.ndarray:
 
 def test_the_families_in_order_each_with_a_one_line_description():
     assert FAMILIES == ["milligan_cooper", "many_clusters", "high_dim", "shapes",
-                        "densities", "one_cluster", "sizes", "scenes", "symmetric"]
+                        "densities", "one_cluster", "sizes", "scenes", "symmetric",
+                        "two_curves"]
     assert all(isinstance(v, str) and v and "\n" not in v for v in F.FAMILIES.values())
     with pytest.raises(ValueError):
         F.designs("bogus", 4, 0)

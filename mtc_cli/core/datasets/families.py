@@ -65,6 +65,10 @@ FAMILIES = {
     "symmetric": "well-separated groups with no good split into two: at a regular "
                  "polytope's vertices (± a centre group), on a ring, in nested rings, or "
                  "parallel bands apart only along a low-variance direction (raw or z-scored)",
+    "two_curves": "two groups no cut across the first principal component separates: two "
+                  "concentric rings of equal counts (make_circles' kind: inner radius 0.3–0.6 "
+                  "of the outer, noise sd 0.03–0.08) or two long parallel bands apart along "
+                  "their narrow direction (the review's D07c kind), in 2-D",
 }
 MIN_CLUSTER = 15
 N_RANGE = (200, 1500)
@@ -105,6 +109,12 @@ RING_RADII, RING_NOISE = (1.0, 3.0), 0.08
 SPIRAL_TURNS, SPIRAL_NOISE = 1.25, 0.04
 CHAIN_NOISE = 0.07
 ANISO_SEP, ANISO_AXIS, ANISO_RATIO = (2.5, 3.5), (3.0, 6.0), 2.0
+#: two_curves: points (both groups), and per kind its ranges — rings: inner / outer radius,
+#: noise sd (outer radius 1); bands: half the gap between the bands' centre lines, their sd
+#: across, half their length (uniform along)
+CURVE_PAIR_N = (300, 900)
+CURVE_PAIR_RINGS = {"factor": (0.3, 0.6), "noise": (0.03, 0.08)}
+CURVE_PAIR_BANDS = {"offset": (1.2, 2.0), "sd": (0.2, 0.35), "length": (8.0, 12.0)}
 EMBED_DIMS = 10
 EMBED_NOISE = 0.1             # shapes embedded: the noise dims' sd / the shape's mean sd
 
@@ -773,11 +783,27 @@ def _designs_symmetric(rng, n_sets):
     return out
 
 
+def _designs_two_curves(rng, n_sets):
+    kinds = _balanced(rng, ("rings", "bands"), n_sets)
+    ns = 2 * np.rint(_log_range(_lhs(rng, n_sets), *CURVE_PAIR_N) / 2).astype(int)
+    us, vs, ws = _lhs(rng, n_sets), _lhs(rng, n_sets), _lhs(rng, n_sets)
+    out = []
+    for kind, n, u, v, w in zip(kinds, ns, us, vs, ws, strict=True):
+        design = {"true_k": 2, "n": int(n), "d": 2, "n_noise": 0, "kind": kind,
+                  "sizes": [int(n) // 2] * 2}
+        ranges = CURVE_PAIR_RINGS if kind == "rings" else CURVE_PAIR_BANDS
+        for (key, bounds), x in zip(ranges.items(), (u, v, w)):
+            design[key] = round(float(_range(x, *bounds)), 6)
+        out.append(design)
+    return out
+
+
 _DESIGNS = {"milligan_cooper": _designs_milligan_cooper,
             "many_clusters": _designs_many_clusters, "high_dim": _designs_high_dim,
             "shapes": _designs_shapes, "densities": _designs_densities,
             "one_cluster": _designs_one_cluster, "sizes": _designs_sizes,
-            "scenes": _designs_scenes, "symmetric": _designs_symmetric}
+            "scenes": _designs_scenes, "symmetric": _designs_symmetric,
+            "two_curves": _designs_two_curves}
 
 
 def designs(family: str, n_sets: int, seed: int) -> list[dict]:
@@ -973,10 +999,27 @@ def _make_symmetric(design, rng):
     return _shuffled(rng, X, np.repeat(np.arange(len(sizes)), sizes))
 
 
+def _make_two_curves(design, rng):
+    """Rings: angles uniform, radii 1 and ``factor``, N(0, noise²) added to both coordinates
+    (scikit-learn's make_circles, whose angles are evenly spaced); bands: x1 uniform on
+    ±``length``, x2 = ±``offset`` + N(0, sd²)."""
+    m = design["sizes"][0]
+    y = np.repeat([0, 1], m)
+    if design["kind"] == "rings":
+        t = rng.uniform(0, 2 * np.pi, 2 * m)
+        r = np.where(y == 0, 1.0, design["factor"])
+        X = np.c_[r * np.cos(t), r * np.sin(t)] + rng.normal(0, design["noise"], (2 * m, 2))
+    else:
+        X = np.c_[rng.uniform(-design["length"], design["length"], 2 * m),
+                  np.where(y == 0, -1.0, 1.0) * design["offset"]
+                  + rng.normal(0, design["sd"], 2 * m)]
+    return X, y
+
+
 _MAKE = {"milligan_cooper": _make_milligan_cooper, "many_clusters": _make_many_clusters,
          "high_dim": _make_high_dim, "shapes": _make_shapes, "densities": _make_densities,
          "one_cluster": _make_one_cluster, "sizes": _make_sizes, "scenes": _make_scenes,
-         "symmetric": _make_symmetric}
+         "symmetric": _make_symmetric, "two_curves": _make_two_curves}
 
 
 def make(design: dict) -> tuple[np.ndarray, np.ndarray, int]:
