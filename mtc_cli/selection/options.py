@@ -45,9 +45,11 @@ class Options:
 
     model: str | None = param(
         None, help="what k counts: an algorithm, or auto — every clustering algorithm, the "
-                   "one of lowest normalised stability and its vote, k = 1 only where the "
-                   "test of k = 1 says so (default: auto for tables, the league's answer; "
-                   "spkmeans for sparse .mtx, svd for images, boolean for 0/1 data)",
+                   "k most of the most stable ones vote (the league's answer rule: "
+                   "normalised stability within 0.02 of the lowest), k = 1 only where its "
+                   "test of k = 1 says so (Clest and Duda & Hart both choose 1) (default: "
+                   "auto for tables; spkmeans for sparse .mtx, svd for images, boolean for "
+                   "0/1 data)",
         choices=model_choices)
     k: str | None = param(None, help="range of k, LO..HI, or K for 1..K (default 1..10, svd: "
                                      "every rank up to 100; at most half the objects)",

@@ -110,7 +110,7 @@ number of data sets without a choice and the summed seconds.
 
 ``--beside-league RESULTS_DIR`` (runs no peer; needs only mtc's environment): reads the
 peers' CSV (``--out``, by default ``results/benchmarks/peers_league.csv``) and the league's
-per-data-set answers ``RESULTS_DIR/summary.csv`` (its data sets, families and true k) and
+per-data-set answers ``RESULTS_DIR/answers.csv`` (its data sets, families and true k) and
 writes ``results/benchmarks/league_with_peers.csv``: one row per peer — ``peer``,
 ``recovered`` (the mean over families of the share of the family's data sets where k = true
 k; no answer is a miss, as in the league), ``mean_abs_error`` (the mean over families of
@@ -118,7 +118,7 @@ the mean |k − true k| over the data sets with an answer), one column per famil
 recovered, named as the family), ``n_datasets`` and ``seconds`` (summed); best first
 (``recovered`` down, then ``mean_abs_error`` up). Only the league's data sets count (a
 league data set the peers' CSV lacks is a miss); a true k that differs from the league's
-is an error (another config). The league's own candidates are in its ``league.csv``.
+is an error (another config). The league's own candidates are in its ``summary.csv``.
 With ``--quick`` both files get a ``_quick`` suffix (``peers_league_quick.csv``,
 ``league_with_peers_quick.csv``), e.g. ``--quick --beside-league results/quick/league``.
 
@@ -367,14 +367,15 @@ def report(df: pd.DataFrame) -> str:
         return out.to_string(index=False)
 
 
-def beside_league(peers: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
-    """Per peer, on the league's data sets (``summary``: the league's ``summary.csv``):
+def beside_league(peers: pd.DataFrame, answers: pd.DataFrame) -> pd.DataFrame:
+    """Per peer, on the league's data sets (``answers``: the league's ``answers.csv``, one
+    row per candidate and data set):
     the share recovered per family and its mean over families (``recovered``), the mean
     over families of the mean |k − true k| over the data sets with an answer, the number
     of data sets and the summed seconds; best first."""
-    sets = summary.drop_duplicates("dataset")[["dataset", "family", "true_k"]]
+    sets = answers.drop_duplicates("dataset")[["dataset", "family", "true_k"]]
     if sets.empty:
-        raise SystemExit("the league's summary.csv has no data set")
+        raise SystemExit("the league's answers.csv has no data set")
     truth = peers.drop_duplicates("dataset").set_index("dataset")["true_k"]
     common = sets[sets["dataset"].isin(truth.index)]
     wrong = common[truth.loc[common["dataset"]].to_numpy() != common["true_k"].to_numpy()]
@@ -415,7 +416,7 @@ def main(argv=None) -> None:
                     help="the league's config (default: configs/league.yaml)")
     ap.add_argument("--beside-league", type=Path, default=None, metavar="RESULTS_DIR",
                     help="run no peer: write results/benchmarks/league_with_peers.csv from "
-                         "the peers' CSV and RESULTS_DIR/summary.csv (mtc's environment)")
+                         "the peers' CSV and RESULTS_DIR/answers.csv (mtc's environment)")
     args = ap.parse_args(argv)
     def quick(path: Path) -> Path:
         return path.with_name(f"{path.stem}_quick.csv") if args.quick else path
@@ -423,7 +424,7 @@ def main(argv=None) -> None:
     out = args.out or quick(DEFAULT_OUT)
     if args.beside_league is not None:
         table = beside_league(pd.read_csv(out),
-                              pd.read_csv(args.beside_league / "summary.csv"))
+                              pd.read_csv(args.beside_league / "answers.csv"))
         beside = quick(BESIDE_OUT)
         beside.parent.mkdir(parents=True, exist_ok=True)
         table.to_csv(beside, index=False)
