@@ -157,8 +157,9 @@ def tie_words(table: pd.DataFrame, rule: str, count: float = np.nan) -> str:
     if len(tied) < 2:
         return ""
     w = won.iloc[0]
-    head = (f"{len(tied)} algorithms tie at the lowest S/S_perm ({low:.3f}"
-            f"{f' + {tol:g}' if tol else ''}): {', '.join(tied['model'])}")
+    within = f"within {tol:g} of" if tol else "at"
+    head = (f"{len(tied)} algorithms tie {within} the lowest S/S_perm ({low:.3f}): "
+            f"{', '.join(tied['model'])}")
     if name == "lowest":
         k = w["stability_k"]
         how = [f"the largest k of it (k = {_int(k)})" if (tied["stability_k"] < k).any()

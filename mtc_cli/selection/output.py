@@ -247,9 +247,9 @@ def auto_report(summary: pd.DataFrame, selections: dict, data, vote: pd.DataFram
     first = next(iter(selections.values()))
     rule = answer.shipped_rule()
     lines = [f"{data.source}: {data.n_items} objects × {data.n_features} features. Model auto: "
-             f"every clustering algorithm, the one of {auto.RULE_WORDS[rule.winner]} "
-             f"(Lange et al. 2002's normalised stability; baseline: the labels permuted), "
-             f"and its vote; k = {first.k_lo}..{first.k_hi}", ""]
+             f"every clustering algorithm, answered by {auto.words(rule.winner)} "
+             f"(S(k)/S_perm(k): Lange et al. 2002's normalised stability, baseline the labels "
+             f"permuted) and the algorithms' votes; k = {first.k_lo}..{first.k_hi}", ""]
     table = pd.DataFrame({
         "algorithm": decision["model"],
         "min S/S_perm": [f"{v:.3f}" if np.isfinite(v) else "–"

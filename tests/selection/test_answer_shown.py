@@ -80,7 +80,8 @@ def test_a_tie_is_said_with_how_it_was_broken(cli, tmp_path):
     X = np.repeat([[0.0, 0.0], [5, 5], [10, 0]], 40, axis=0)
     found, text, shown, _ = run(cli, tmp_path, X)
     assert found["k"] == 3
-    assert shown["tie"].startswith("9 algorithms tie at the lowest S/S_perm (0.000)")
+    assert shown["tie"].startswith("9 algorithms tie ")
+    assert "the lowest S/S_perm (0.000): kmeans, gmm" in shown["tie"]
     assert "Tie: 9 algorithms tie" in text
 
 

@@ -792,7 +792,7 @@ def _designs_two_curves(rng, n_sets):
         design = {"true_k": 2, "n": int(n), "d": 2, "n_noise": 0, "kind": kind,
                   "sizes": [int(n) // 2] * 2}
         ranges = CURVE_PAIR_RINGS if kind == "rings" else CURVE_PAIR_BANDS
-        for (key, bounds), x in zip(ranges.items(), (u, v, w)):
+        for (key, bounds), x in zip(ranges.items(), (u, v, w), strict=False):
             design[key] = round(float(_range(x, *bounds)), 6)
         out.append(design)
     return out
