@@ -337,9 +337,10 @@ def _k(v) -> str:
 def headline(a: dict) -> str:
     """The answer of a row of ``answer.csv`` (:meth:`Answer.row`) in a few words: "no group
     structure (k = 1)", or the model and k."""
-    if not isinstance(a.get("model"), str):
-        return "no group structure (k = 1)" if a.get("k") == 1 else "no answer"
-    return f"{a['model']}, k = {_k(a['k'])}"
+    k = a.get("k")
+    if not isinstance(a.get("model"), str) or k is None or not np.isfinite(k):
+        return "no group structure (k = 1)" if k == 1 else "no answer"
+    return f"{a['model']}, k = {_k(k)}"
 
 
 def doubt(a: dict) -> str:

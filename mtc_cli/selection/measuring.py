@@ -70,13 +70,16 @@ class Measuring:
         return self._done["continuous"]
 
     def sample(self):
-        """At most ``max_items`` objects of :meth:`continuous` (the reference sample)."""
+        """At most ``max_items`` objects of :meth:`continuous` (the reference sample), dense
+        (the rows of a sparse matrix made dense: at most ``max_items`` of them)."""
         import numpy as np
+        import scipy.sparse as sp
 
         from mtc_cli.selection.criteria import reference_sample
 
         X = self.continuous()
-        return np.asarray(X[reference_sample(X, self.max_items)], dtype=np.float64)
+        rows = X[reference_sample(X, self.max_items)]
+        return np.asarray(rows.toarray() if sp.issparse(rows) else rows, dtype=np.float64)
 
     def rng(self, name: str, draw: int | None = None):
         """A numpy Generator of its own for what ``name`` draws, seeded by the data (and by

@@ -39,14 +39,22 @@ def _data_line(data, settings) -> str:
     return line
 
 
-def answer_lines(found: dict | None, k_lo: int = 1) -> list[str]:
+def answer_lines(found: dict | None, k_lo: int = 1, k_hi: int | None = None) -> list[str]:
     """The answer and why, as every output says it (a row of ``answer.csv``,
     :class:`mtc_cli.selection.answer.Answer`): the answer (:func:`answer.headline`), how the
     rule reached it, a tie and how it was broken, what the tests of k = 1 found, an answer
-    at the edge of the range with a wider one to try (``k_lo``: the range's start), and the
-    doubt (:func:`answer.doubt`)."""
-    if found is None or not np.isfinite(found["k"]):
+    at the edge of the range with a wider one to try (``k_lo``, ``k_hi``: the range offered),
+    and the doubt (:func:`answer.doubt`); no answer (no vote cast) said with why and the
+    wider range to try."""
+    if found is None:
         return []
+    if not np.isfinite(found["k"]):
+        lines = [f"Answer: {answer.headline(found)} — {found['how']}.",
+                 "Every criterion's choice is in the table above; a choice at the largest k "
+                 f"offered casts no vote, so a wider range may give one (--k {k_lo}..{2 * k_hi})."
+                 if k_hi else "Every criterion's choice is in the table above."]
+        return [""] + [w for line in lines
+                       for w in textwrap.wrap(line, 100, subsequent_indent="  ")]
     lines = [f"Answer: {answer.headline(found)}."]
     if isinstance(found["model"], str):
         lines.append(f"How: {found['how']}.")
@@ -108,7 +116,7 @@ def terminal_report(summary: pd.DataFrame, settings, data, vote: pd.DataFrame,
         lines = [_data_line(data, settings), "", table.to_string(index=False)]
     lines += vote_lines(vote, voting.rule_for(settings.model, settings.criteria), summary,
                         tested=_tested(settings))
-    lines += answer_lines(found, settings.k_lo)
+    lines += answer_lines(found, settings.k_lo, settings.k_hi)
     true_k = summary["true_k"].iloc[0]
     if np.isfinite(true_k):
         lines.append(f"True k (distinct labels of the label column): {true_k:g} — reported, "
@@ -267,7 +275,7 @@ def auto_report(summary: pd.DataFrame, selections: dict, data, vote: pd.DataFram
     if best.empty:
         lines += ["", "No algorithm qualifies: no answer."]
     else:
-        lines += answer_lines(found, first.k_lo)
+        lines += answer_lines(found, first.k_lo, first.k_hi)
         model = best.iloc[0]["model"]
         own = summary[summary["model"] == model].drop(columns="model")
         own_vote = _own_vote(vote, model)

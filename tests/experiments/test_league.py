@@ -224,6 +224,25 @@ def test_the_answer_rule_ships_the_best_answer_and_the_best_auto_of_its_votes():
         "hdbscan_min_cluster_size"] == 10
 
 
+def test_a_test_of_k1_that_depends_on_the_range_offered_is_not_shipped():
+    """Clest's choice is the largest significant d_k over the range offered: a candidate
+    whose test of k = 1 reads it ranks in the league but does not ship, and the rule names
+    it; any test without it ships."""
+    assert not lt.range_free("clest") and not lt.range_free("hdbscan@10+clest")
+    assert lt.range_free("hdbscan@10+duda_hart") and lt.range_free("none")
+    assert lt.range_free("dip@0.01+gap_at_k+stability@0.07")
+    clest = ("auto · lowest · votes today | k = 1 by clest and duda_hart", "gated", "auto",
+             "lowest", "clest+duda_hart", NAN, 1)
+    table = league_table(clest, AUTO_GATED, AUTO_TODAY)
+    assert list(lt.shippable(table, any_range=True)["candidate"])[0] == clest[0]
+    assert clest[0] not in set(lt.shippable(table)["candidate"])
+    r = lt.answer_rule(table, [], [5, 10]).set_index("key")
+    assert r.loc["k1_test", "value"] == "dip@0.1"
+    assert r.loc["not_shipped", "value"] == clest[0]
+    assert "range of k offered" in r.loc["not_shipped", "why"]
+    assert "not_shipped" not in set(lt.answer_rule(league_table(AUTO_GATED), [], [5])["key"])
+
+
 def test_the_bounds_come_before_the_share_recovered():
     """Every bound kept beats a better share; where no candidate keeps them all, the one
     that keeps no false "no groups" comes first, and the rule says what it misses."""

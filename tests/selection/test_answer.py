@@ -579,3 +579,17 @@ def test_the_measures_of_a_selection_are_made_once_and_seeded_by_the_data():
     assert a(GATES["sigclust"], 3, 0.05) == b(GATES["sigclust"], 3, 0.05)
     assert a(GATES["sigclust"], 3, 0.05) <= 0.05  # three blobs: beyond a Gaussian's k-means
     assert a(GATES["hdbscan"], 2, 10) == 3.0
+
+
+def test_the_tests_of_k1_read_sparse_data_as_their_dense_rows():
+    """A sparse matrix (spkmeans' documents × terms): the sample the tests read is its rows
+    made dense, the same numbers, and HDBSCAN's count runs on it."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(0)
+    dense = np.where(rng.random((120, 30)) < 0.2, rng.integers(1, 5, (120, 30)), 0).astype(float)
+    seen = Measuring(sp.csr_matrix(dense), "0" * 24, {}, None, max_items=50)
+    sample = seen.sample()
+    assert isinstance(sample, np.ndarray) and sample.shape == (50, 30)
+    assert all((row == dense).all(axis=1).any() for row in sample)
+    assert np.isfinite(seen(GATES["hdbscan"], 2, 10))

@@ -95,3 +95,15 @@ def test_every_voter_without_a_vote_says_why(cli, tmp_path):
         assert c["votes"] == (c["without_vote"] == ""), c
         if c["at_edge"] and c["criterion"] in ("gap", "stability"):
             assert not c["votes"] and "the largest offered" in c["without_vote"]
+
+
+def test_no_answer_is_said_with_why_and_a_wider_range():
+    """Every criterion at the largest k offered abstains: the answer says there is none, why,
+    and the range to try (twice the one offered)."""
+    from mtc_cli.selection.output import answer_lines
+
+    found = {"model": "kmeans", "k": float("nan"), "how": "no vote: no criterion cast one"}
+    text = " ".join(answer_lines(found, 1, 3))
+    assert "Answer: no answer — no vote: no criterion cast one." in text
+    assert "a wider range may give one (--k 1..6)" in text
+    assert not any(line.startswith("Doubt") for line in answer_lines(found, 1, 3))

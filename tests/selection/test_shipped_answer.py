@@ -32,15 +32,23 @@ def octahedron(seed: int) -> np.ndarray:
     return np.vstack([c + rng.normal(0, 0.6, (60, 3)) for c in centres])
 
 
+#: where the shipped rule misses, measured and kept failing (strict): on a uniform square
+#: HDBSCAN (min_cluster_size 10) finds 2 clusters in the sample, so k = 1 is ruled out and
+#: the consensus answers 4; on one draw of the bands as many tied algorithms vote 2 as 3, and
+#: the consensus takes the larger k.
+MISSES = {"square": "k = 4: HDBSCAN (min_cluster_size 10) finds 2 clusters in a uniform square",
+          "bands 1": "k = 3: as many tied algorithms vote 2 as 3, the consensus takes the larger"}
 CASES = ([(f"bands {s}", bands(s), 2) for s in range(4)]
          + [(f"rings {s}", make_circles(500, factor=0.5, noise=0.05, random_state=s)[0], 2)
             for s in range(4)]
          + [(f"octahedron {s}", octahedron(s), 7) for s in range(4)]
          + [("blob", np.random.default_rng(0).normal(size=(500, 4)), 1),
             ("square", np.random.default_rng(0).uniform(size=(500, 2)), 1)])
+PARAMS = [pytest.param(*c, id=c[0], marks=[pytest.mark.xfail(strict=True, reason=MISSES[c[0]])]
+                       if c[0] in MISSES else []) for c in CASES]
 
 
-@pytest.mark.parametrize("name,X,k", CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("name,X,k", PARAMS)
 def test_the_shipped_answer(name, X, k):
     est = OrderSelector().fit(X)
     assert est.k_ == k, (name, est.answer_)
