@@ -176,7 +176,7 @@ def test_mtc_select_auto_answers_rings_blobs_and_moons(cli, tmp_path, name, data
     decision = pd.read_csv(out / "auto.csv")
     best = decision[decision["winner"]].iloc[0]
     assert best["model"] in model_ok and best["vote_k"] == k, decision
-    assert f"Answer: {best['model']}, k = {k} " in result.output
+    assert f"Answer: {best['model']}, k = {k}.\n" in result.output
     assert (out / "select.png").is_file() and (out / "stability.csv").is_file()
     rows = pd.read_csv(out / "rows.csv")
     assert set(rows["model"]) == set(auto_models())
