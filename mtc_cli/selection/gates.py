@@ -29,15 +29,19 @@ def _dip_measure(ctx, k, level, model) -> float:
     return dip_pvalue(pca_2d(ctx.continuous())[:, 0])[1]
 
 
-def _dip_judge(p, k, level):
+def _p_evidence(name: str, p, k, level, rule: str):
+    """The Evidence of a test that says "no group structure" iff its p exceeds ``level``."""
     import numpy as np
 
     from mtc_cli.core.criteria.one_group import Evidence
 
-    return Evidence("dip", int(k), float(p), (), float(p), float(level),
-                    bool(np.isfinite(p) and p > level),
-                    f"no group structure iff the dip test of the first principal component "
-                    f"has p > {level:g}")
+    return Evidence(name, int(k), float(p), (), float(p), float(level),
+                    bool(np.isfinite(p) and p > level), f"no group structure iff {rule}")
+
+
+def _dip_judge(p, k, level):
+    return _p_evidence("dip", p, k, level, "the dip test of the first principal component "
+                       f"has p > {level:g}")
 
 
 def _dip_words(e, model) -> str:
@@ -108,13 +112,7 @@ def _sigclust_measure(ctx, k, level, model) -> float:
 
 
 def _sigclust_judge(p, k, level):
-    import numpy as np
-
-    from mtc_cli.core.criteria.one_group import Evidence
-
-    return Evidence("sigclust", int(k), float(p), (), float(p), float(level),
-                    bool(np.isfinite(p) and p > level),
-                    f"no group structure iff SigClust's p at k = {k} > {level:g}")
+    return _p_evidence("sigclust", p, k, level, f"SigClust's p at k = {k} > {level:g}")
 
 
 def _sigclust_words(e, model) -> str:
