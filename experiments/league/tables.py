@@ -567,10 +567,25 @@ def chosen_without(a: pd.DataFrame) -> pd.DataFrame:
 TODAY = "auto · lowest · votes today | k = 1 by dip p > 0.01 and gap"
 
 
+def every_answer(rows: pd.DataFrame, p: Params) -> tuple[pd.DataFrame, list[Election]]:
+    """:func:`answers` of the whole :func:`roster` on the league's rows, and the elections
+    they were read from; computed once per rows (``summarize`` and ``tables`` share them)."""
+    key = (id(rows), p.k_max)
+    if key not in _ANSWERED:
+        es = elections(rows, p.k_max)
+        _ANSWERED.clear()
+        _ANSWERED[key] = (rows, answers(roster(rows, p), es), es)
+    return _ANSWERED[key][1:]
+
+
+#: (the rows' id, k_max) → (the rows: kept, their id is the key; every answer; elections)
+_ANSWERED: dict = {}
+
+
 def summarize(exp, rows: pd.DataFrame, p: Params) -> pd.DataFrame:
     """The league table (:func:`league`): per candidate its share recovered per family and
     over families, its answers of 1 per family and the bounds it keeps."""
-    return league(answers(roster(rows, p), elections(rows, p.k_max)))
+    return league(every_answer(rows, p)[0])
 
 
 def tables(exp, rows, summary, p: Params) -> dict:
@@ -582,7 +597,7 @@ def tables(exp, rows, summary, p: Params) -> dict:
     every algorithm's vote fitted on every family; ``vote_rule``: the votes the answer's
     rule counts, that one or the rule shipped before this league (:data:`BEFORE`; what mtc
     ships, :data:`mtc_cli.selection.shipped.VOTE_FILE`)."""
-    es = elections(rows, p.k_max)
+    a, es = every_answer(rows, p)
     models = [m for m in p.models if m in set(rows["model"])]
     rules = {m: vote_fit.fit_rule(_choices_frame(es, m)) for m in models if m != PROBE}
     answer = answer_rule(summary, es, list(p.hdbscan_sizes))
@@ -590,12 +605,11 @@ def tables(exp, rows, summary, p: Params) -> dict:
     reported = list(dict.fromkeys([ok["candidate"].iloc[0],
                                    *ok.drop_duplicates("tier")["candidate"], TODAY,
                                    "HDBSCAN count (10)"]))
-    candidates = [c for c in roster(rows, p) if c.name in reported]
     fitted = vote_fit.rule_table(rules)
     ships = answer.set_index("key").loc["votes", "value"] == "fitted"
-    every = [c for c in roster(rows, p) if c.kind in ANSWERS]
-    return {"answers": answers(candidates, es), "chosen_without": chosen_without(
-                answers(every, es)), "vote_rule": fitted if ships else pd.read_csv(BEFORE),
+    return {"answers": a[a["candidate"].isin(reported)].reset_index(drop=True),
+            "chosen_without": chosen_without(a[a["kind"].isin(ANSWERS)]),
+            "vote_rule": fitted if ships else pd.read_csv(BEFORE),
             "vote_rule_fitted": fitted, "answer_rule": answer}
 
 
