@@ -122,6 +122,25 @@ def evaluate(text: str, table: pd.DataFrame):
     return _eval(parse(text).body, table, text)
 
 
+def absent_literals(text: str, table: pd.DataFrame) -> list[tuple[str, str]]:
+    """The (column, text) of every ``column == 'text'`` or ``column in ['text', …]`` in
+    ``text`` whose text is no value of that column on any row of ``table``: a misspelt name
+    selects no row, and an aggregate of no rows is a number (a sum of 0) that says nothing."""
+    out = []
+    for node in ast.walk(parse(text)):
+        if not (isinstance(node, ast.Compare) and isinstance(node.left, ast.Name)
+                and node.left.id in table.columns):
+            continue
+        seen = set(table[node.left.id].astype(str))
+        for op, right in zip(node.ops, node.comparators, strict=True):
+            if not isinstance(op, ast.Eq | ast.In):
+                continue
+            items = right.elts if isinstance(right, ast.List | ast.Tuple) else [right]
+            out += [(node.left.id, i.value) for i in items if isinstance(i, ast.Constant)
+                    and isinstance(i.value, str) and i.value not in seen]
+    return out
+
+
 def names(text: str) -> list[str]:
     """The column names ``text`` refers to, in order of appearance."""
     return list(dict.fromkeys(n.id for n in ast.walk(parse(text)) if isinstance(n, ast.Name)

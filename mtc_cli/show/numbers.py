@@ -38,7 +38,7 @@ import pandas as pd
 import yaml
 
 from mtc_cli.core.errors import MtcError
-from mtc_cli.show.expressions import evaluate
+from mtc_cli.show.expressions import absent_literals, evaluate
 from mtc_cli.show.tables import markdown_table
 
 SPAN = re.compile(r"<!--n:([\w.-]+)-->(.*?)<!--/n-->")
@@ -106,6 +106,9 @@ class Renderer:
             self._tables[key] = self._read(path, spec.get("records"), name)
         rows = self._tables[key]
         if "where" in spec:
+            for column, text in absent_literals(str(spec["where"]), rows):
+                raise MtcError(f"{name} ({spec['defined_in']}): where: {text!r} is no "
+                               f"{column} of {spec['file']}")
             try:
                 mask = evaluate(str(spec["where"]), rows)
             except MtcError as exc:

@@ -137,3 +137,24 @@ def test_a_column_equal_on_every_row_selected_is_one_value(tmp_path):
     root = _root(tmp_path, DEFS + "each:\n  file: run/summary.csv\n  where: sigma >= 20\n"
                  "  value: rank * 0 + 4\n")
     assert Renderer(root, root / "results").number("guide.each") == "4"
+
+
+def test_a_where_naming_a_value_no_row_has_is_an_error(tmp_path):
+    """A misspelt name selects no row, and a sum over no rows is 0: the renderer says so
+    rather than writing the 0; a where that merely selects no row by a number stays legal."""
+    root = _root(tmp_path, DEFS + """
+named:
+  file: run/summary.csv
+  where: "kind == 'wide' or kind in ['narrow', 'tall']"
+  value: "rank.sum()"
+none_above:
+  file: run/summary.csv
+  where: "sigma > 100"
+  value: "rank.sum()"
+""")
+    (root / "results" / "run" / "summary.csv").write_text(
+        "sigma,rank,lost,kind\n5,14,2.149,wide\n20,7,0.031,narrow\n60,3.5,0.484,wide\n")
+    renderer = Renderer(root, root / "results")
+    with pytest.raises(MtcError, match="'tall' is no kind of run/summary.csv"):
+        renderer.number("guide.named")
+    assert renderer.number("guide.none_above") == "0"
