@@ -25,10 +25,12 @@ class Select(SelectProtocol):
     report = derived.report
     summary_json = derived.summary_json
     plot = figures.plot
-    #: what the summary and the figure import (matplotlib), imported by
-    #: ``mtc_cli.run.pipeline.preload`` while the tasks are computed
+    #: what the summary, the tests of k = 1 (HDBSCAN's count: scikit-learn) and the figure
+    #: (matplotlib's pyplot on Agg) import, imported by ``mtc_cli.run.pipeline.preload``
+    #: while the tasks are computed
     summary_modules = ("mtc_cli.selection.choice", "mtc_cli.core.criteria.clest",
-                       "mtc_cli.selection.figure", "mtc_cli.show.plotting")
+                       "mtc_cli.selection.figure", "mtc_cli.show.plotting:pyplot",
+                       "sklearn.cluster")
     #: what a worker imports before its first task (``mtc select -j N`` starts them early)
     worker_modules = ("experiments.select", "mtc_cli.selection.tasks",
                       "mtc_cli.selection.fitting")

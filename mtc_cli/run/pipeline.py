@@ -99,7 +99,8 @@ def serialise_parse() -> None:
 def preload(modules: tuple[str, ...]):
     """Import ``modules`` in a background thread of this process, returned started: what
     the summary and the figures need (an experiment's ``summary_modules``), imported while
-    the workers compute the tasks rather than after them. The caller joins it."""
+    the workers compute the tasks rather than after them; ``module:function`` also calls
+    the module's function (e.g. one that sets a backend up). The caller joins it."""
     import threading
 
     def load() -> None:
@@ -116,7 +117,10 @@ def _import(modules: tuple[str, ...]) -> None:
     import importlib
 
     for name in modules:
-        importlib.import_module(name)
+        module, _, function = name.partition(":")
+        loaded = importlib.import_module(module)
+        if function:
+            getattr(loaded, function)()
 
 
 def default_run_dir(cfg: Config) -> Path:

@@ -12,6 +12,7 @@ import numpy as np
 import scipy.linalg
 
 from mtc_cli.core.criteria.gap_statistic import uniform_box
+from mtc_cli.core.labels import codes
 
 #: scikit-learn's LinearDiscriminantAnalysis tolerance: singular values above it (and, for
 #: the centres, above it times the largest) span the discriminant space
@@ -25,8 +26,7 @@ def fowlkes_mallows(labels_a, labels_b) -> float:
     scikit-learn's ``fowlkes_mallows_score`` does, √(T/P)·√(T/Q) and 0 when T = 0, from a
     table counted with ``np.bincount`` (the counts are integers: the same value, without the
     per-call checks and sparse matrix that took most of Clest's time on small data)."""
-    a = np.unique(np.asarray(labels_a), return_inverse=True)[1].ravel()
-    b = np.unique(np.asarray(labels_b), return_inverse=True)[1].ravel()
+    a, b = codes(labels_a)[1], codes(labels_b)[1]
     if len(a) != len(b):
         raise ValueError(f"labels of {len(a)} and {len(b)} objects")
     n = np.int64(len(a))

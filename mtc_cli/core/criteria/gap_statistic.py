@@ -8,6 +8,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from mtc_cli.core.labels import codes
+
 
 def uniform_box(X: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Reference data: as many points as X, uniform over the range of each feature (the
@@ -21,7 +23,7 @@ def within_sum_of_squares(X: np.ndarray, labels) -> float:
     """W_k = Σ_r (1/(2 n_r)) Σ_{i,i' ∈ C_r} ‖x_i − x_i'‖² = Σ_r Σ_{i ∈ C_r} ‖x_i − x̄_r‖²
     (Tibshirani et al. 2001, eq. 2 with squared Euclidean distances)."""
     X = np.asarray(X, dtype=np.float64)
-    _, inv = np.unique(np.asarray(labels), return_inverse=True)
+    inv = codes(labels)[1]
     sums = np.zeros((inv.max() + 1, X.shape[1]))
     np.add.at(sums, inv, X)
     counts = np.bincount(inv)

@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from mtc_cli.core.labels import codes
+
 
 def _check_labels(X, labels) -> np.ndarray:
     """The labels as an array, after checking 2 ≤ #distinct labels < #objects."""
@@ -30,8 +32,8 @@ def _check_labels(X, labels) -> np.ndarray:
 
 def _codes(labels) -> tuple[np.ndarray, np.ndarray]:
     """The labels as 0..k−1 (sorted label values) and the size of each cluster."""
-    codes = np.unique(labels, return_inverse=True)[1].ravel()
-    return codes, np.bincount(codes)
+    inverse = codes(labels)[1]
+    return inverse, np.bincount(inverse)
 
 
 def euclidean_distances(A: np.ndarray, B: np.ndarray | None = None) -> np.ndarray:

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from mtc_cli.core.labels import codes
+
 NORMALISATIONS = ("uniform", "permutation")
 
 
@@ -28,8 +30,7 @@ def contingency(labels_a, labels_b) -> np.ndarray:
     if a.ndim != 1 or a.shape != b.shape or len(a) == 0:
         raise ValueError(f"need two non-empty label vectors of equal length, got {a.shape} "
                          f"and {b.shape}")
-    _, ia = np.unique(a, return_inverse=True)
-    _, ib = np.unique(b, return_inverse=True)
+    ia, ib = codes(a)[1], codes(b)[1]
     ka, kb = ia.max() + 1, ib.max() + 1
     return np.bincount(ia * kb + ib, minlength=ka * kb).reshape(ka, kb)
 
@@ -84,8 +85,7 @@ def permuted_label_disagreement(labels_a, labels_b, rng: np.random.Generator,
     if n_draws < 1:
         raise ValueError(f"need n_draws ≥ 1, got {n_draws}")
     contingency(a, b)  # the same checks of the two label vectors
-    codes_a = np.unique(a, return_inverse=True)[1].ravel()
-    codes_b = np.unique(b, return_inverse=True)[1].ravel()
+    codes_a, codes_b = codes(a)[1], codes(b)[1]
     shuffled = np.stack([codes_b[rng.permutation(len(b))] for _ in range(n_draws)])
     return _mean_disagreement(np.broadcast_to(codes_a, shuffled.shape), shuffled,
                               int(codes_a.max()) + 1, int(codes_b.max()) + 1)

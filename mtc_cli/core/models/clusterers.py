@@ -15,6 +15,7 @@ import numpy as np
 from scipy.cluster.hierarchy import cophenet, linkage
 from scipy.spatial.distance import cdist, pdist, squareform
 
+from mtc_cli.core.labels import codes
 from mtc_cli.core.mappings import structure
 
 #: k-means++ computes the whole n × n matrix of squared distances up to this many objects
@@ -184,7 +185,7 @@ def kmeans_cluster(X: np.ndarray, ks, rng: np.random.Generator, *,
 
 def class_means(X: np.ndarray, labels) -> tuple[np.ndarray, np.ndarray]:
     """The distinct labels and the mean of X over the objects of each (the centroids)."""
-    names, inverse = np.unique(np.asarray(labels), return_inverse=True)
+    names, inverse = codes(labels)
     counts = np.bincount(inverse)
     sums = np.zeros((len(names), X.shape[1]))
     np.add.at(sums, inverse, X)
@@ -452,7 +453,7 @@ class PathBasedPredictor:
         D_train = tree_dissimilarity(self.tree) if n > 1 else np.zeros((n, n))
         self.terms = {}
         for k, lab in labels.items():
-            names, inverse = np.unique(np.asarray(lab), return_inverse=True)
+            names, inverse = codes(lab)
             onehot = np.zeros((len(inverse), len(names)))
             onehot[np.arange(len(inverse)), inverse] = 1.0
             within = _within_sums(D_train, inverse.astype(np.int64), len(names))
