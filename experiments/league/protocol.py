@@ -38,8 +38,9 @@ class Params:
                            min=0)
     models: list[str] = param(list(auto_models()), help="the algorithms (auto: all of them)",
                               choices=auto_models)
-    k_max: int = param(15, help="k = 1..k_max offered on every data set (at most half the "
-                                "objects of the smallest)", min=2)
+    k_max: int = param(10, help="k = 1..k_max offered on every data set (mtc select's "
+                                "default range; at most half the objects of the smallest)",
+                       min=2)
     splits: int = param(10, help="select: random splits into halves", min=1)
     references: int = param(10, help="select: gap statistic reference sets", min=2)
     clest_references: int = param(5, help="select: Clest reference sets", min=1)

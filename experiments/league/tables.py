@@ -411,7 +411,8 @@ def roster(rows: pd.DataFrame, p: Params) -> list[Candidate]:
     of k = 1 — today's (the gap statistic, Duda & Hart, the dip test and the dip test with
     either) on every fitted vote and auto, and every combination of :func:`combinations`
     on auto by each rule of :data:`WINNERS` (the consensus also with HDBSCAN's count
-    breaking its ties or its disagreements)."""
+    breaking its ties or its disagreements, the consensus of votes with the count (10)
+    breaking its ties)."""
     models = [m for m in p.models if m in set(rows["model"])]
     criteria = {m: list(dict.fromkeys(rows.loc[(rows["model"] == m)
                                                & ~rows["criterion"].isin(CURVES),
@@ -436,9 +437,9 @@ def roster(rows: pd.DataFrame, p: Params) -> list[Candidate]:
     out += [answering(m, v, w, t, a) for m, v, w in bases for t, a in tests]
     counted = [("none", 10), ("tiebreak", 10), ("disagreement", 10), ("tiebreak", 20),
                ("disagreement", 20)]
-    autos = [(w, c, m) for w in WINNERS for c, m in (counted if w.startswith("consensus")
-                                                     and not w.startswith("consensus_vote")
-                                                     else counted[:1])]
+    autos = [(w, c, m) for w in WINNERS for c, m in (
+        counted[:2] if w.startswith("consensus_vote") else counted
+        if w.startswith("consensus") else counted[:1])]
     out += [answering("auto", "today", w, "none", 0.05, c, m) for w, c, m in autos
             if (w, c) != ("lowest", "none")]
     out += [answering("auto", "today", w, t, 0.05, c, m) for w, c, m in autos
@@ -464,10 +465,11 @@ BOUND_WORDS = {"no_false_ones": "no data set with groups answered 1 on a synthet
 
 #: tests of k = 1 mtc does not ship: what they say depends on the range of k offered. Clest
 #: chooses the k of the largest significant d_k over the range (Dudoit & Fridlyand 2002, else
-#: 1); the league reads every selection at k = 1..k_max (15) while a user offers a range of
-#: their own (1..10 by default), so its "k = 1" in the league is not its "k = 1" on a user's
-#: range — on make_circles(500, factor=0.5, noise=0.05, random_state=0) Clest of k-means
-#: chooses 5 over k = 1..15 and 1 over 1..10, and with Duda & Hart's test the answer is 1.
+#: 1); the league reads every selection at k = 1..k_max (mtc select's default, 1..10) while a
+#: user may offer a range of their own, so its "k = 1" in the league is not its "k = 1" on
+#: every user's range — on make_circles(500, factor=0.5, noise=0.05, random_state=0) Clest
+#: of k-means chooses 5 over k = 1..15 and 1 over 1..10, and with Duda & Hart's test the
+#: answer is 1.
 RANGE_DEPENDENT = ("clest",)
 
 
