@@ -46,9 +46,9 @@ class Options:
     model: str | None = param(
         None, help="what k counts: an algorithm, or auto — every clustering algorithm, the "
                    "k most of the most stable ones vote (the league's answer rule: "
-                   "normalised stability within 0.02 of the lowest), k = 1 only where its "
-                   "test of k = 1 says so (HDBSCAN with min_cluster_size 10 finds at most "
-                   "one cluster and Duda & Hart's test chooses 1) (default: auto for tables; "
+                   "normalised stability within 0.02 of the lowest; HDBSCAN's own count, "
+                   "min_cluster_size 10, breaks a tie between k with as many votes), k = 1 "
+                   "only where that vote is 1 (no test of k = 1) (default: auto for tables; "
                    "spkmeans for sparse .mtx, svd for images, boolean for 0/1 data)",
         choices=model_choices)
     k: str | None = param(None, help="range of k, LO..HI, or K for 1..K (default 1..10, svd: "
