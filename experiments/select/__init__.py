@@ -25,16 +25,25 @@ class Select(SelectProtocol):
     report = derived.report
     summary_json = derived.summary_json
     plot = figures.plot
-    #: what the summary, the tests of k = 1 (HDBSCAN's count: scikit-learn) and the figure
-    #: (matplotlib's pyplot on Agg) import, imported by ``mtc_cli.run.pipeline.preload``
-    #: while the tasks are computed
+    #: what the summary and the figure (matplotlib's pyplot on Agg) import, imported by
+    #: ``mtc_cli.run.pipeline.preload`` while the tasks are computed
     summary_modules = ("mtc_cli.selection.choice", "mtc_cli.core.criteria.clest",
-                       "mtc_cli.selection.figure", "mtc_cli.show.plotting:pyplot",
-                       "sklearn.cluster")
+                       "mtc_cli.selection.figure", "mtc_cli.show.plotting:pyplot")
     #: what a worker imports before its first task (``mtc select -j N`` starts them early)
     worker_modules = ("experiments.select", "mtc_cli.selection.tasks",
                       "mtc_cli.selection.fitting")
     tables_read_seed = True
+
+    def summary_modules_of(self, p) -> tuple[str, ...]:
+        """:attr:`summary_modules`, and scikit-learn's cluster module where the answer
+        measures HDBSCAN's count (a test of k = 1 of the shipped rule, or its count in
+        ``auto``'s consensus)."""
+        from experiments.select.protocol import selection_of
+        from mtc_cli.selection.answer import shipped_rule
+
+        rule = shipped_rule()
+        counts = rule.tests or (selection_of(p).auto and rule.count_use != "none")
+        return self.summary_modules + (("sklearn.cluster",) if counts else ())
 
 
 experiment = Select()

@@ -113,6 +113,13 @@ def preload(modules: tuple[str, ...]):
     return thread
 
 
+def summary_modules(exp, params) -> tuple[str, ...]:
+    """What :func:`preload` imports for a run of ``exp`` with ``params``: the experiment's
+    ``summary_modules_of(params)`` where it has one, else its ``summary_modules``."""
+    of = getattr(exp, "summary_modules_of", None)
+    return tuple(of(params)) if of is not None else tuple(getattr(exp, "summary_modules", ()))
+
+
 def _import(modules: tuple[str, ...]) -> None:
     import importlib
 
@@ -170,7 +177,7 @@ def run(cfg: Config, *, out: Path | None = None, jobs: int = 1, force: bool = Fa
                              options=options) as fresh:
         loading = None
         if jobs > 1 and shard is None:
-            loading = preload(getattr(exp, "summary_modules", ()))
+            loading = preload(summary_modules(exp, cfg.params))
         try:
             stats = run_tasks(exp, tasks, cfg.seed, run_dir, jobs=jobs, force=force,
                               label=label, backend=backend, shard=shard,
@@ -215,7 +222,7 @@ def run_many(cfgs: list[Config], *, jobs: int, force: bool = False, on_outcome=N
         plans = [plan_tasks(exp, tasks, cfg.seed, run_dir, force=force)
                  for cfg, exp, tasks, run_dir in runs]
         loading = preload(tuple(dict.fromkeys(
-            m for _, exp, _, _ in runs for m in getattr(exp, "summary_modules", ()))))
+            m for cfg, exp, _, _ in runs for m in summary_modules(exp, cfg.params))))
 
         def done(i: int) -> None:
             loading.join()
