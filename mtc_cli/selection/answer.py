@@ -288,12 +288,13 @@ WEAK_SUPPORT = 0.6
 @dataclass(frozen=True)
 class Answer:
     """One answer with its doubt: the ``model`` and ``k`` (no model for k = 1, no group
-    structure), ``how`` it was reached (the rule's path) and ``why`` (what the tests of k = 1
-    found, for the answer), the runner-up (model, k: the rule's best candidate of another k;
-    for k = 1, the best k ≥ 2), and the ``support`` of each — the share of the random
-    splits on which the vote, every split-based criterion read on that split alone, gives
-    that k (0 where none does; NaN for a model without splits); a k = 1 of the tests of
-    k = 1: the share of their random draws on which they say so again
+    structure: said by the tests of k = 1, ``how`` "no group structure", or by the vote
+    itself, ``how`` the vote's path), ``how`` it was reached (the rule's path) and ``why``
+    (what the tests of k = 1 found, for the answer), the runner-up (model, k: the rule's
+    best candidate of another k; for k = 1, the best k ≥ 2), and the ``support`` of each —
+    the share of the random splits on which the vote, every split-based criterion read on
+    that split alone, gives that k (0 where none does; NaN for a model without splits); a
+    k = 1 of the tests of k = 1: the share of their random draws on which they say so again
     (:meth:`AnswerRule.own_support`) — out of ``draws``. ``at_edge``: k is the largest k
     offered (:func:`~mtc_cli.selection.settings.edge`); ``tie``: how a tie on the way was
     broken. ``weak``: the answer's support is below :data:`WEAK_SUPPORT`."""
@@ -346,13 +347,15 @@ def headline(a: dict) -> str:
 def doubt(a: dict) -> str:
     """The doubt of a row of ``answer.csv`` in plain words, the one definition every output
     uses (docs/select.md, "Reading the answer"): how many of the random splits back the
-    answer (for k = 1: how many of the tests' own redraws say so again) and the runner-up —
+    answer (for k = 1 of the tests of k = 1: how many of their own redraws say so again)
+    and the runner-up —
     the rule's best candidate of another k; for k = 1 the best k ≥ 2 — with its backing;
     "weak" below :data:`WEAK_SUPPORT`."""
     draws = int(a.get("draws") or 0)
     support, second = float(a.get("support", np.nan)), float(a.get("runner_up_k", np.nan))
     one = not isinstance(a.get("model"), str) and a.get("k") == 1
-    if one:
+    tested = one and isinstance(a.get("why"), str) and bool(a.get("why"))
+    if tested:
         out = ([f"the tests of k = 1 say so again on {_of(support, draws)} redraws of their "
                 "randomness (splits, reference sets, samples)"] if np.isfinite(support)
                else [])
@@ -370,7 +373,7 @@ def doubt(a: dict) -> str:
     text = "; ".join(out)
     if bool(a.get("weak")):
         text += (f" — a weak answer: fewer than {WEAK_SUPPORT:.0%} of the "
-                 f"{'redraws say so' if one else 'random splits back it'}")
+                 f"{'redraws say so' if tested else 'random splits back it'}")
     return text
 
 
@@ -448,6 +451,10 @@ def find(X, rows: dict, summaries: dict, settings: dict, *, auto_mode: bool,
         found = Answer(None, 1.0, "no group structure", d.voted_model, d.voted_k,
                        rule.own_support(f, d.voted_k, d.voted_model, draws),
                        share(d.voted_model, d.voted_k), d.said.words, draws)
+    elif d.voted_k == 1:  # the vote itself says one group: no group structure, by the vote
+        found = Answer(None, 1.0, d.how, d.runner_up_model, d.runner_up_k,
+                       share(d.voted_model, 1.0), share(d.runner_up_model, d.runner_up_k),
+                       d.said.words, draws, False, d.tie)
     else:
         from mtc_cli.selection.settings import edge
 

@@ -234,6 +234,11 @@ def test_the_answers_support_and_weakness():
     assert answer.doubt(one) == ("the tests of k = 1 say so again on 9 of 10 redraws of their "
                                  "randomness (splits, reference sets, samples); the best "
                                  "k ≥ 2, m at k = 4, by 7 of 10")
+    voted = Answer(None, 1.0, "majority vote of m", "m", 4.0, 0.5, 0.7, "", 10).row()
+    assert answer.headline(voted) == "no group structure (k = 1)"
+    assert answer.doubt(voted) == ("the answer is backed by 5 of 10 random splits; the best "
+                                   "k ≥ 2, m at k = 4, by 7 of 10 — a weak answer: fewer "
+                                   "than 60% of the random splits back it")
 
 
 def fields(a: Answer) -> tuple:
