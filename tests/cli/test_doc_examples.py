@@ -31,7 +31,7 @@ SLOW = {
     "mtc select data/examples/blobs.csv --label-column label -j 2",
     "mtc select data/examples/rings.csv --label-column label -j 2",
     "mtc select data/examples/blobs.csv --label-column label --model gmm -j 2",
-    "mtc select data/examples/blob.csv",
+    "mtc select data/examples/square.csv",
     "mtc select data/access_control_hp/domino.txt.gz",
     "mtc select data/access_control_hp/domino.txt.gz --criteria mtc,bicross",
     "mtc select data/examples/blobs.csv --label-column label --save-config "
