@@ -5,7 +5,7 @@ equals the true k) can sit beside the league's own candidates.
 
 The data sets are the league's own: :func:`experiments.league.datasets` over the config's
 parameters and :func:`experiments.league.data` for each matrix (never re-implemented here);
-k_max = the config's ``k_max`` (15; 6 with ``--quick``). Every random choice is fixed by
+k_max = the config's ``k_max`` (10; 6 with ``--quick``). Every random choice is fixed by
 ``SEED`` = the config's ``select_seed`` (0).
 
 The peers, each with its own rule:
@@ -122,11 +122,11 @@ is an error (another config). The league's own candidates are in its ``summary.c
 With ``--quick`` both files get a ``_quick`` suffix (``peers_league_quick.csv``,
 ``league_with_peers_quick.csv``), e.g. ``--quick --beside-league results/quick/league``.
 
-Cost (the 234 data sets of ``configs/league.yaml``, k_max = 15, ``-j 1`` on a shared 2-core
-machine, load 4-6): 21 min wall (1263 s); summed seconds kneed 55, yellowbrick 69, clusteval
-63, validclust 116, gap_stat 827 (its dispersion is a Python loop over points, ×11 fits per
-k), hdbscan_5 / _10 / _20 5 each, genie_dunnowa 41, genie_wcnn 37, genie_gdunn 39 (11 Genie
-fits each, the three peers do not share them) — no peer needs restricting. Peak memory
+Cost (the 250 data sets of ``configs/league.yaml``, k_max = 10, ``-j 1`` on a 2-core machine
+beside the league's summarising): 9.3 min wall (559 s); summed seconds kneed 21, yellowbrick
+27, clusteval 31, validclust 50, gap_stat 335 (its dispersion is a Python loop over points,
+×11 fits per k), hdbscan_5 / _10 / _20 3 each, genie_dunnowa 29, genie_wcnn 26, genie_gdunn 27
+(11 Genie fits each, the three peers do not share them) — no peer needs restricting. Peak memory
 0.8 GB. DuNN and WCNN mostly answer k = 2 here: on overlapping groups their separation only
 falls as k grows, and a partition with a cluster of ≤ 25 objects scores −inf (12 data sets
 with no choice each).
