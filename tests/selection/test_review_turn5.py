@@ -129,13 +129,15 @@ def test_every_case_the_probe_found_wrong_has_a_test():
 @reliability
 def test_D22_copies_of_three_points_answer_3(tmp_path):
     """Three distinct points × 50: the k range stops at 3, said; no test of k = 1 on
-    copies; every algorithm finds the three, and so does the answer."""
+    copies (the shipped rule has none: no why at all); every algorithm finds the three,
+    and so does the answer."""
     data = write(tmp_path / "dup3x50.csv", copies(THREE, 50))
     proc = finished(mtc("select", data, "-j", "1", "--out", tmp_path / "out", cwd=tmp_path))
     assert "150 rows, 3 distinct" in proc.stdout
     assert "k offered up to 3, the number of distinct rows" in proc.stdout
     found = answer_of(tmp_path / "out")
-    assert found["k"] == 3 and "no test of k = 1" in found["why"] and not found["weak"]
+    why = found["why"] if isinstance(found["why"], str) else ""
+    assert found["k"] == 3 and (not why or "no test of k = 1" in why) and not found["weak"]
 
 
 @reliability
@@ -167,9 +169,9 @@ def test_S13_copies_of_three_points_api():
 
 
 @reliability
-@pytest.mark.xfail(strict=True, reason="the shipped test of k = 1 reads HDBSCAN's count, which "
-                   "finds 4 clusters in the spread 5 × 5 grid of values: answered spectral, "
-                   "k = 9 (weak: 5 of 10 splits)")
+@pytest.mark.xfail(strict=True, reason="the shipped rule has no test of k = 1 and spectral "
+                   "clustering, the most stable on the 5 × 5 grid of values, votes 9: answered "
+                   "spectral, k = 9 (weak: 5 of 10 splits); k-means votes 1")
 def test_D23_two_likert_items_of_one_population(tmp_path):
     """Integers 1–5 of one normal population: ties no longer look like modes to the tests
     of k = 1 (the answer is not the largest k offered: the review's "pathbased, k = 10")."""
