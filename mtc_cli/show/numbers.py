@@ -106,7 +106,9 @@ class Renderer:
             self._tables[key] = self._read(path, spec.get("records"), name)
         rows = self._tables[key]
         if "where" in spec:
-            for column, text in absent_literals(str(spec["where"]), rows):
+            absent = absent_literals(str(spec["where"]), rows)
+            if absent:
+                column, text = absent[0]
                 raise MtcError(f"{name} ({spec['defined_in']}): where: {text!r} is no "
                                f"{column} of {spec['file']}")
             try:
