@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import scipy.sparse as sp
@@ -347,27 +348,29 @@ class SphericalKmeans(_PerK):
 
 # --- algorithms that yield labels only ------------------------------------------------------
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Labelling:
-    """A label-only solution: the objects it was fitted on (``X``) and their ``labels``."""
+    """A label-only solution: the objects it was fitted on (``X``), their ``labels`` and the
+    model's predictor trained on that fit (``predict``: new objects → {k: labels} for every
+    k of the fit, one object shared by them)."""
 
     X: np.ndarray
     labels: np.ndarray
+    predict: object
 
 
 class Extension:
-    """The labels of all objects ``X`` under the solutions ``parts`` ({k: labels of the
-    sample ``Xs``}) of a fit on a sample, by the model's predictor (``transfer(Xs, parts,
-    X)``): computed when first asked for, for every k at once."""
+    """The labels of the objects ``X`` by a fit's trained predictor (``predict``, see
+    :class:`Labelling`): computed when first asked for, for every k at once."""
 
-    def __init__(self, transfer, Xs: np.ndarray, parts: dict, X: np.ndarray):
-        self._work = (transfer, Xs, parts, X)
+    def __init__(self, predict, X: np.ndarray):
+        self._work = (predict, X)
         self._labels: dict | None = None
 
     def __getitem__(self, k: int) -> np.ndarray:
         if self._labels is None:
-            transfer, Xs, parts, X = self._work
-            self._labels, self._work = transfer(Xs, parts, X), None
+            predict, X = self._work
+            self._labels, self._work = predict(X), None
         return self._labels[k]
 
 
@@ -403,6 +406,12 @@ class _Labels:
     def partitions(self, X: np.ndarray, ks, rng: np.random.Generator) -> dict:
         raise NotImplementedError
 
+    def fit_sample(self, X: np.ndarray, ks, rng: np.random.Generator) -> tuple[dict, object]:
+        """(the partitions of X at every k, the predictor trained on them: new objects →
+        {k: labels}); here :meth:`transfer` from X, built when first called."""
+        parts = self.partitions(X, ks, rng)
+        return parts, partial(self.transfer, X, parts)
+
     def fit_all(self, X, ks, rng: np.random.Generator) -> dict[int, Fit]:
         """Every k in ``ks`` from one run of the algorithm; above ``max_items`` objects on a
         random sample of that many, the others labelled by the predictor when their labels
@@ -415,11 +424,12 @@ class _Labels:
                   np.sort(rng.choice(len(X), size=self.max_items, replace=False)))
         Xs = X[sample]
         with refusals(self.name, len(Xs)):
-            parts = self.partitions(Xs, ks, rng)
-        solutions = {k: Labelling(Xs, np.asarray(parts[k], dtype=np.intp)) for k in ks}
+            parts, predict = self.fit_sample(Xs, ks, rng)
+        solutions = {k: Labelling(Xs, np.asarray(parts[k], dtype=np.intp), predict)
+                     for k in ks}
         if len(sample) == len(X):
             return {k: Fit(k, solutions[k], solutions[k].labels) for k in ks}
-        extension = Extension(self.transfer, Xs, parts, X)
+        extension = Extension(predict, X)
         return {k: SampledFit(k, solutions[k], extension) for k in ks}
 
     def fit(self, X, k: int, rng: np.random.Generator) -> Fit:
@@ -436,13 +446,15 @@ class _Labels:
         return {k: np.asarray(lab, dtype=np.intp)[nearest] for k, lab in labels.items()}
 
     def predict_all(self, fits: dict, X) -> dict[int, np.ndarray]:
-        """Each k's solution transferred to X (:meth:`transfer`), from the objects it was fitted
-        on; one transfer serves every k fitted on the same objects."""
+        """Each k's solution transferred to X by the predictor trained on its fit
+        (:class:`Labelling`); one call serves every k of a fit."""
         out, groups = {}, {}
         for k, f in fits.items():
-            groups.setdefault(id(f.solution.X), (f.solution.X, {}))[1][k] = f.solution.labels
-        for X_train, labels in groups.values():
-            out.update(self.transfer(X_train, labels, X))
+            groups.setdefault(id(f.solution.predict), (f.solution.predict, []))[1].append(k)
+        X = np.asarray(X, dtype=np.float64)
+        for predict, ks in groups.values():
+            labels = predict(X)
+            out.update({k: labels[k] for k in ks})
         return {k: out[k] for k in fits}
 
     def predict(self, fit: Fit, X) -> np.ndarray:
@@ -457,15 +469,16 @@ class _Labels:
                 for k, f in fits.items()}
 
 
-#: the agglomerative linkages of ``mtc select`` (scipy's ``linkage`` methods)
+#: the agglomerative linkages of ``mtc select`` (:data:`mtc_cli.core.models.linkage.METHODS`)
 LINKAGES = ("ward", "average", "complete", "single")
 
 
 @dataclass(frozen=True)
 class Agglomerative(_Labels):
     """Agglomerative clustering with ``linkage`` (Ward's minimum variance, average,
-    complete or single linkage) on Euclidean distances: scipy's ``linkage`` (single linkage
-    by the minimum spanning tree), one tree cut at every k from its merge order
+    complete or single linkage) on Euclidean distances: the merge tree of
+    :func:`mtc_cli.core.models.linkage.linkage` (scipy's, computed without holding the GIL;
+    single linkage by the minimum spanning tree), one tree cut at every k from its merge order
     (:func:`mtc_cli.core.models.tree_cuts.cuts`). Deterministic."""
 
     linkage: str = "ward"
@@ -476,13 +489,12 @@ class Agglomerative(_Labels):
         return self.linkage
 
     def partitions(self, X, ks, rng):
-        from scipy.cluster.hierarchy import linkage
-
+        from mtc_cli.core.models.linkage import linkage
         from mtc_cli.core.models.tree_cuts import cuts
 
         if len(X) < 2:
             return {k: np.zeros(len(X), dtype=np.intp) for k in ks}
-        return cuts(linkage(X, method=self.linkage), ks)
+        return cuts(linkage(X, self.linkage), ks)
 
 
 @dataclass(frozen=True)
@@ -537,15 +549,32 @@ class PathBased(_Labels):
     def partitions(self, X, ks, rng):
         return clusterers.pathbased_cluster(X, ks)
 
+    def fit_sample(self, X, ks, rng):
+        """The partitions (:func:`~mtc_cli.core.models.clusterers.pathbased_cluster`) and
+        the predictor trained on them, which reads the single-linkage tree and effective
+        dissimilarities the fit computed rather than computing them again."""
+        X = np.asarray(X, dtype=np.float64)
+        if len(X) < 2:
+            return super().fit_sample(X, ks, rng)
+        tree = clusterers.single_linkage(X)
+        D = clusterers.tree_dissimilarity(tree)
+        parts = clusterers.agglomerate(D, ks)
+        predictor = clusterers.PathBasedPredictor(X, parts, tree=tree, D_train=D)
+        return parts, partial(_in_blocks, predictor)
+
     def transfer(self, X_train, labels, X):
         """Path-based clustering's rule (least increase of the cost on effective
         dissimilarities, :class:`~mtc_cli.core.models.clusterers.PathBasedPredictor`: the
-        training objects' work done once), in blocks of 1 000 objects (the block size keeps
-        the rounding of its matrix products, and the labels, as they were)."""
-        X = np.asarray(X, dtype=np.float64)
-        predict = clusterers.PathBasedPredictor(X_train, labels)
-        blocks = [predict(X[s:s + 1000]) for s in range(0, len(X), 1000)]
-        return {k: np.concatenate([b[k] for b in blocks]).astype(np.intp) for k in labels}
+        training objects' work done once), in blocks of 1 000 objects."""
+        return _in_blocks(clusterers.PathBasedPredictor(X_train, labels), X)
+
+
+def _in_blocks(predictor, X) -> dict[int, np.ndarray]:
+    """The labels of X by a path-based ``predictor``, in blocks of 1 000 objects (the block
+    size keeps the rounding of its matrix products, and the labels, as they were)."""
+    X = np.asarray(X, dtype=np.float64)
+    blocks = [predictor(X[s:s + 1000]) for s in range(0, len(X), 1000)]
+    return {k: np.concatenate([b[k] for b in blocks]).astype(np.intp) for k in blocks[0]}
 
 
 @dataclass(frozen=True)
@@ -562,13 +591,12 @@ class Hdbscan(_Labels):
     name: str = "hdbscan"
 
     def partitions(self, X, ks, rng):
-        from scipy.cluster.hierarchy import linkage
-
+        from mtc_cli.core.models.linkage import linkage
         from mtc_cli.core.models.tree_cuts import cuts
 
         if len(X) < 2:
             return {k: np.zeros(len(X), dtype=np.intp) for k in ks}
-        return cuts(linkage(mutual_reachability(X, self.min_samples), method="single"), ks)
+        return cuts(linkage(mutual_reachability(X, self.min_samples), "single"), ks)
 
 
 def mutual_reachability(X: np.ndarray, min_samples: int) -> np.ndarray:

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from scipy.cluster.hierarchy import cophenet, linkage
-from scipy.spatial.distance import cdist, pdist, squareform
+from scipy.spatial.distance import cdist, squareform
 
 from mtc_cli.core.labels import codes
 from mtc_cli.core.mappings import structure
+from mtc_cli.core.models.linkage import cophenetic_square, linkage
 
 #: k-means++ computes the whole n × n matrix of squared distances up to this many objects
 #: (faster there) and beyond it only the rows of the objects drawn (O(n) memory).
@@ -210,9 +210,8 @@ def single_linkage(X: np.ndarray, *, precomputed: bool = False) -> np.ndarray:
     the edge weights of the minimum spanning tree of the complete graph with Euclidean
     (or, ``precomputed``, the given symmetric) dissimilarities, merged in Kruskal order."""
     if precomputed:
-        return linkage(squareform(np.asarray(X, dtype=np.float64), checks=False),
-                       method="single")
-    return linkage(pdist(np.asarray(X, dtype=np.float64)), method="single")
+        return linkage(squareform(np.asarray(X, dtype=np.float64), checks=False), "single")
+    return linkage(np.asarray(X, dtype=np.float64), "single")
 
 
 def effective_dissimilarity(X: np.ndarray, *, precomputed: bool = False) -> np.ndarray:
@@ -235,7 +234,7 @@ def effective_dissimilarity(X: np.ndarray, *, precomputed: bool = False) -> np.n
 def tree_dissimilarity(Z: np.ndarray) -> np.ndarray:
     """The cophenetic distances of the merge tree Z (scipy's linkage matrix) as a square
     matrix: the height at which each pair of objects joins."""
-    return squareform(cophenet(Z))
+    return cophenetic_square(Z)
 
 
 def pairwise_cost(D: np.ndarray, labels) -> float:
@@ -277,13 +276,31 @@ _merge_cost = numba.njit(cache=True, nogil=True)(merge_cost)
 
 
 @numba.njit(cache=True, nogil=True)
+def _first_min(values, alive, live):
+    """(the first position of the least of ``values`` at the positions ``alive[:live]``
+    (increasing), that value); (0, +∞) if none is finite — ``np.argmin`` of the row with
+    +∞ elsewhere."""
+    low = np.inf
+    at = 0
+    for t in range(live):
+        v = values[alive[t]]
+        if v < low:
+            low = v
+            at = alive[t]
+    return at, low
+
+
+@numba.njit(cache=True, nogil=True)
 def _merges(S, ks_down):
     """The merges of :func:`agglomerate` on S = a copy of D (updated in place) from n
     singletons down to ``ks_down[-1]`` clusters; returns the labels 0..k−1 (clusters
     numbered in the order of their lowest-index member's cluster index, as
     ``np.unique(..., return_inverse=True)`` numbers them) at every k of ``ks_down``
     (decreasing). Element for element the operations of the array expressions it replaced
-    (merge costs, argmins: the first minimum), so the same merges."""
+    (merge costs, argmins: the first minimum), so the same merges. Each merge reads and
+    writes the entries of active clusters only (``alive``): those of clusters merged away
+    were +∞ in the array expressions' rows, which no minimum picks while an active
+    cluster's cost is finite."""
     n = len(S)
     size = np.ones(n)
     within = np.zeros(n)
@@ -295,7 +312,8 @@ def _merges(S, ks_down):
             delta[i, j] = np.inf if i == j else _merge_cost(0.0, 1.0, 0.0, 1.0, S[i, j])
         best[i] = np.argmin(delta[i])
         best_cost[i] = delta[i, best[i]]
-    active = np.ones(n, dtype=np.bool_)
+    alive = np.arange(n)  # the active clusters, increasing: the first ``live`` entries
+    live = n
     assign = np.arange(n)
     out = np.empty((len(ks_down), n), dtype=np.int64)
     row = np.empty(n)
@@ -321,31 +339,34 @@ def _merges(S, ks_down):
         within[a] += within[b] + 2.0 * S[a, b]
         size[a] += size[b]
         for j in range(n):
-            S[a, j] += S[b, j]
-        for j in range(n):
-            S[j, a] = S[a, j]
-        active[b] = False
-        for j in range(n):
             if assign[j] == b:
                 assign[j] = a
-            delta[b, j] = np.inf
-            delta[j, b] = np.inf
         best_cost[b] = np.inf
-        for j in range(n):
-            row[j] = _merge_cost(within[a], size[a], within[j], size[j], S[a, j]) \
-                if active[j] else np.inf
+        t = 0  # b leaves the list of active clusters (increasing)
+        while alive[t] != b:
+            t += 1
+        live -= 1
+        alive[t:live] = alive[t + 1:live + 1]
+        for t in range(live):
+            j = alive[t]
+            S[a, j] += S[b, j]
+            S[j, a] = S[a, j]
+        for t in range(live):
+            j = alive[t]
+            row[j] = _merge_cost(within[a], size[a], within[j], size[j], S[a, j])
         row[a] = np.inf
-        for j in range(n):
+        best[a], best_cost[a] = _first_min(row, alive, live)
+        for t in range(live):
+            j = alive[t]
             delta[a, j] = row[j]
             delta[j, a] = row[j]
-        best[a] = np.argmin(row)
-        best_cost[a] = row[best[a]]
-        for i in range(n):
-            if active[i] and i != a and (best[i] == a or best[i] == b):
-                best[i] = np.argmin(delta[i])
-                best_cost[i] = delta[i, best[i]]
-        for i in range(n):
-            if active[i] and row[i] < best_cost[i]:
+        for t in range(live):
+            i = alive[t]
+            if i != a and (best[i] == a or best[i] == b):
+                best[i], best_cost[i] = _first_min(delta[i], alive, live)
+        for t in range(live):
+            i = alive[t]
+            if row[i] < best_cost[i]:
                 best[i] = a
                 best_cost[i] = row[i]
     return out
@@ -388,24 +409,35 @@ def _minimax_walk(d, left, right, height):
     the new objects to the n training objects), merges t = 0..n−2 of the tree joining
     nodes ``left[t]`` and ``right[t]`` into node n + t at ``height[n + t]`` (leaves at 0):
     nearest[A] = min over A's children, then down[c] = min(down[parent], max(height[c],
-    nearest[c])) from the root. Minima and maxima only, so exactly the values of the
-    array passes it replaced."""
+    nearest[c])) from the root, written over nearest[c] (read by nothing else). The rows
+    go through in tiles of 32, each node holding its values for the tile's rows side by
+    side. Minima and maxima only, so exactly the values of the array passes it replaced."""
     m, n = d.shape
     out = np.empty((m, n))
-    nearest = np.empty(2 * n - 1)
-    down = np.empty(2 * n - 1)
+    tile = 32
+    node = np.empty((2 * n - 1, tile))
     root = 2 * n - 2
-    for o in range(m):
+    for r0 in range(0, m, tile):
+        rows = min(tile, m - r0)
         for j in range(n):
-            nearest[j] = d[o, j]
+            for r in range(rows):
+                node[j, r] = d[r0 + r, j]
         for t in range(n - 1):
-            nearest[n + t] = min(nearest[left[t]], nearest[right[t]])
-        down[root] = max(height[root], nearest[root])
+            a, b, up = node[left[t]], node[right[t]], node[n + t]
+            for r in range(rows):
+                up[r] = min(a[r], b[r])
+        top = node[root]
+        for r in range(rows):
+            top[r] = max(height[root], top[r])
         for t in range(n - 2, -1, -1):
+            parent = node[n + t]
             for child in (left[t], right[t]):
-                down[child] = min(down[n + t], max(height[child], nearest[child]))
-        for j in range(n):
-            out[o, j] = down[j]
+                h, c = height[child], node[child]
+                for r in range(rows):
+                    c[r] = min(parent[r], max(h, c[r]))
+        for r in range(rows):
+            for j in range(n):
+                out[r0 + r, j] = node[j, r]
     return out
 
 
@@ -441,16 +473,20 @@ class PathBasedPredictor:
     the effective dissimilarities of :func:`effective_to_training`.
 
     What does not depend on the new objects is computed once: the single-linkage tree of
-    X_train, its effective dissimilarities and, per k, the cluster names, sizes n_ν and
-    within sums W_ν (:func:`_within_sums`). Calling it on a block of new objects
+    X_train, its effective dissimilarities (``tree`` and ``D_train``, given where a fit on
+    X_train has them) and, per k, the cluster names, sizes n_ν and within sums W_ν
+    (:func:`_within_sums`). Calling it on a block of new objects
     computes only that block's D^eff to the training objects (one matrix for every k)
     and the argmin of the increase."""
 
-    def __init__(self, X_train: np.ndarray, labels: dict):
+    def __init__(self, X_train: np.ndarray, labels: dict, *, tree: np.ndarray | None = None,
+                 D_train: np.ndarray | None = None):
         self.X_train = np.asarray(X_train, dtype=np.float64)
         n = len(self.X_train)
-        self.tree = single_linkage(self.X_train) if n > 1 else None
-        D_train = tree_dissimilarity(self.tree) if n > 1 else np.zeros((n, n))
+        if tree is None:
+            tree = single_linkage(self.X_train) if n > 1 else None
+            D_train = tree_dissimilarity(tree) if n > 1 else np.zeros((n, n))
+        self.tree = tree
         self.terms = {}
         for k, lab in labels.items():
             names, inverse = codes(lab)
