@@ -581,7 +581,8 @@ def _in_blocks(predictor, X) -> dict[int, np.ndarray]:
 class Hdbscan(_Labels):
     """HDBSCAN's hierarchy (Campello, Moulavi & Sander 2013, as scikit-learn's ``HDBSCAN``
     builds it): single linkage on the mutual-reachability distance d_mr(a, b) =
-    max(core(a), core(b), ‖a − b‖) (:func:`mutual_reachability`), cut at every k from its
+    max(core(a), core(b), ‖a − b‖)
+    (:func:`~mtc_cli.core.models.linkage.mutual_reachability`), cut at every k from its
     merge order (:func:`mtc_cli.core.models.tree_cuts.cuts`) rather than condensed by a
     minimum cluster size. Its predictor: the nearest neighbour among the objects the
     solution was fitted on (every object of a cut is clustered). Deterministic."""
@@ -591,26 +592,13 @@ class Hdbscan(_Labels):
     name: str = "hdbscan"
 
     def partitions(self, X, ks, rng):
-        from mtc_cli.core.models.linkage import linkage
+        from mtc_cli.core.models.linkage import linkage, mutual_reachability
         from mtc_cli.core.models.tree_cuts import cuts
 
         if len(X) < 2:
             return {k: np.zeros(len(X), dtype=np.intp) for k in ks}
         return cuts(linkage(mutual_reachability(X, self.min_samples), "single"), ks)
 
-
-def mutual_reachability(X: np.ndarray, min_samples: int) -> np.ndarray:
-    """The condensed matrix (scipy's ``pdist`` order) of d_mr(a, b) = max(core(a),
-    core(b), ‖a − b‖), core(x) the Euclidean distance of x to its ``min_samples``-th nearest
-    object, x itself the first (scikit-learn's ``HDBSCAN`` counts so; at most n objects)."""
-    from scipy.spatial.distance import pdist, squareform
-
-    d = pdist(X)
-    full = squareform(d)
-    m = min(max(int(min_samples), 1), len(X))
-    core = np.partition(full, m - 1, axis=1)[:, m - 1]
-    i, j = np.triu_indices(len(X), k=1)
-    return np.maximum(d, np.maximum(core[i], core[j]))
 
 
 def clusterer(model):

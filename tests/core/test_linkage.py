@@ -8,8 +8,12 @@ from scipy.cluster.hierarchy import cophenet
 from scipy.cluster.hierarchy import linkage as scipy_linkage
 from scipy.spatial.distance import pdist, squareform
 
-from mtc_cli.core.models.linkage import METHODS, cophenetic_square, linkage
-from mtc_cli.selection.fitting import mutual_reachability
+from mtc_cli.core.models.linkage import (
+    METHODS,
+    cophenetic_square,
+    linkage,
+    mutual_reachability,
+)
 
 
 def _cases():
@@ -68,3 +72,16 @@ def test_bad_input_is_refused():
         linkage(np.array([1.0, np.inf, 2.0]), "single")
     with pytest.raises(ValueError, match="condensed"):
         linkage(np.array([1.0, 2.0]), "single")
+
+
+@pytest.mark.parametrize("min_samples", [1, 2, 5, 500])
+def test_mutual_reachability_is_the_partition_of_the_square_matrix(min_samples):
+    # its array form: core distances by np.partition of the square matrix, then maxima
+    rng = np.random.default_rng(min_samples)
+    for X in (rng.normal(size=(120, 3)), rng.integers(0, 3, size=(90, 2)).astype(float)):
+        d = pdist(X)
+        m = min(min_samples, len(X))
+        core = np.partition(squareform(d), m - 1, axis=1)[:, m - 1]
+        i, j = np.triu_indices(len(X), k=1)
+        want = np.maximum(d, np.maximum(core[i], core[j]))
+        assert np.array_equal(mutual_reachability(X, min_samples), want)

@@ -15,10 +15,11 @@ from sklearn.datasets import make_blobs
 from sklearn.metrics import adjusted_rand_score
 
 from mtc_cli.core.errors import MtcError
+from mtc_cli.core.models.linkage import mutual_reachability
 from mtc_cli.selection import choice, shipped
 from mtc_cli.selection.catalog import ALGORITHMS, CRITERIA, applicable, models_of
 from mtc_cli.selection.criteria import reference_sample
-from mtc_cli.selection.fitting import Hdbscan, mutual_reachability
+from mtc_cli.selection.fitting import Hdbscan
 from mtc_cli.selection.settings import make_settings
 from mtc_cli.selection.tasks import plan, run_task
 

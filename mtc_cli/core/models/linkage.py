@@ -17,7 +17,8 @@ Then both label the clusters in Müllner's format (row i joins clusters Z[i, 0] 
 into cluster n + i, Z[i, 3] its size) with a union–find. These are scipy's conventions, and
 each distance update performs the same floating-point operations in the same order, so the
 trees are scipy's bit for bit (``tests/core/test_linkage.py`` compares them, ties
-included).
+included). HDBSCAN's mutual-reachability distances, the input of its single-linkage tree
+(:func:`mutual_reachability`), are computed compiled too.
 """
 
 from __future__ import annotations
@@ -228,4 +229,45 @@ def _cophenetic_square(Z, n):  # pragma: no cover - compiled
         after[tail[a]] = head[b]
         head[n + step] = head[a]
         tail[n + step] = tail[b]
+    return out
+
+
+def mutual_reachability(X: np.ndarray, min_samples: int) -> np.ndarray:
+    """The condensed matrix (scipy's ``pdist`` order) of d_mr(a, b) = max(core(a),
+    core(b), ‖a − b‖), core(x) the Euclidean distance of x to its ``min_samples``-th nearest
+    object, x itself the first (scikit-learn's ``HDBSCAN`` counts so; at most n objects)."""
+    X = np.asarray(X, dtype=np.float64)
+    n = len(X)
+    d = pdist(X)
+    return _mutual_reachability(d, n, min(max(int(min_samples), 1), n))
+
+
+@numba.njit(cache=True, nogil=True)
+def _mutual_reachability(d, n, m):  # pragma: no cover - compiled
+    """d_mr from the condensed distances d: each object's m smallest distances (itself at
+    0 first) kept in order while the pairs go by once, then max(d, max(core(a), core(b)))
+    pair by pair — order statistics, minima and maxima: exactly the values of a partition
+    of the square matrix and its maxima."""
+    smallest = np.full((n, m), np.inf)
+    smallest[:, 0] = 0.0
+    p = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            v = d[p]
+            p += 1
+            for o in (i, j):
+                keep = smallest[o]
+                if v < keep[m - 1]:
+                    t = m - 1
+                    while t > 0 and keep[t - 1] > v:
+                        keep[t] = keep[t - 1]
+                        t -= 1
+                    keep[t] = v
+    core = smallest[:, m - 1].copy()
+    out = np.empty_like(d)
+    p = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            out[p] = max(d[p], max(core[i], core[j]))
+            p += 1
     return out
