@@ -94,19 +94,27 @@ def _square(y, n):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
+def _drop(members, count, v):  # pragma: no cover - compiled
+    """Remove v from the increasing ``members[:count]``; the new count."""
+    t = np.searchsorted(members[:count], v)
+    members[t:count - 1] = members[t + 1:count]
+    return count - 1
+
+
+@numba.njit(cache=True, nogil=True)
 def _nn_chain(y, n, method):  # pragma: no cover - compiled
-    """The merges (x, y, height, size) of the nearest-neighbour chain, in the order made."""
+    """The merges (x, y, height, size) of the nearest-neighbour chain, in the order made;
+    the scans and updates go over the active clusters (``alive``, increasing) only."""
     D = _square(y, n)
     size = np.ones(n, dtype=np.int64)
+    alive = np.arange(n)
+    live = n
     chain = np.empty(n, dtype=np.int64)
     Z = np.empty((n - 1, 4))
     length = 0
     for step in range(n - 1):
         if length == 0:
-            for i in range(n):
-                if size[i] > 0:
-                    chain[0] = i
-                    break
+            chain[0] = alive[0]
             length = 1
         while True:
             x = chain[length - 1]
@@ -117,8 +125,9 @@ def _nn_chain(y, n, method):  # pragma: no cover - compiled
                 nearest = -1
                 low = np.inf
             row = D[x]
-            for i in range(n):
-                if size[i] > 0 and i != x and row[i] < low:
+            for t in range(live):
+                i = alive[t]
+                if i != x and row[i] < low:
                     low = row[i]
                     nearest = i
             if length > 1 and nearest == chain[length - 2]:
@@ -134,9 +143,11 @@ def _nn_chain(y, n, method):  # pragma: no cover - compiled
         Z[step, 3] = na + nb
         size[a] = 0
         size[b] = na + nb
+        live = _drop(alive, live, a)
         row_a, row_b = D[a], D[b]
-        for i in range(n):
-            if size[i] > 0 and i != b:
+        for t in range(live):
+            i = alive[t]
+            if i != b:
                 d = _updated(method, row_a[i], row_b[i], low, na, nb, size[i])
                 row_b[i] = d
                 D[i, b] = d
@@ -146,20 +157,21 @@ def _nn_chain(y, n, method):  # pragma: no cover - compiled
 @numba.njit(cache=True, nogil=True)
 def _prim(y, n):  # pragma: no cover - compiled
     """The edges (x, y, weight) of the minimum spanning tree grown from object 0, in the
-    order added: each step the first object outside the tree nearest to it."""
+    order added: each step the first object outside the tree nearest to it (``outside``,
+    increasing)."""
     D = _square(y, n)
     Z = np.empty((n - 1, 4))
     reach = np.full(n, np.inf)
-    inside = np.zeros(n, dtype=np.bool_)
+    outside = np.arange(n)
+    left = n
     x = 0
     for step in range(n - 1):
-        inside[x] = True
+        left = _drop(outside, left, x)
         low = np.inf
         nearest = 0
         row = D[x]
-        for i in range(n):
-            if inside[i]:
-                continue
+        for t in range(left):
+            i = outside[t]
             if reach[i] > row[i]:
                 reach[i] = row[i]
             if reach[i] < low:
