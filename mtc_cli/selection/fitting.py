@@ -546,20 +546,10 @@ class PathBased(_Labels):
     name: str = "pathbased"
     predictor = "path-based rule (Fischer et al. 2001)"
 
-    def partitions(self, X, ks, rng):
-        return clusterers.pathbased_cluster(X, ks)
-
     def fit_sample(self, X, ks, rng):
-        """The partitions (:func:`~mtc_cli.core.models.clusterers.pathbased_cluster`) and
-        the predictor trained on them, which reads the single-linkage tree and effective
-        dissimilarities the fit computed rather than computing them again."""
-        X = np.asarray(X, dtype=np.float64)
-        if len(X) < 2:
-            return super().fit_sample(X, ks, rng)
-        tree = clusterers.single_linkage(X)
-        D = clusterers.tree_dissimilarity(tree)
-        parts = clusterers.agglomerate(D, ks)
-        predictor = clusterers.PathBasedPredictor(X, parts, tree=tree, D_train=D)
+        """The partitions and the predictor trained on them from one single-linkage tree
+        (:func:`~mtc_cli.core.models.clusterers.pathbased_fit`)."""
+        parts, predictor = clusterers.pathbased_fit(X, ks)
         return parts, partial(_in_blocks, predictor)
 
     def transfer(self, X_train, labels, X):

@@ -225,10 +225,17 @@ def effective_dissimilarity(X: np.ndarray, *, precomputed: bool = False) -> np.n
     whose minimax path stays inside its cluster (e.g. clusters that are unions of MST
     components).
     """
+    return tree_and_dissimilarity(X, precomputed=precomputed)[1]
+
+
+def tree_and_dissimilarity(X: np.ndarray, *, precomputed: bool = False):
+    """(the single-linkage tree of X, None below 2 objects; its effective dissimilarities
+    D^eff, :func:`effective_dissimilarity`): one tree for the fit and the predictor."""
     n = len(X)
     if n < 2:
-        return np.zeros((n, n))
-    return tree_dissimilarity(single_linkage(X, precomputed=precomputed))
+        return None, np.zeros((n, n))
+    tree = single_linkage(X, precomputed=precomputed)
+    return tree, tree_dissimilarity(tree)
 
 
 def tree_dissimilarity(Z: np.ndarray) -> np.ndarray:
@@ -380,6 +387,16 @@ def pathbased_cluster(X: np.ndarray, ks, rng: np.random.Generator | None = None)
     return agglomerate(effective_dissimilarity(X), ks)
 
 
+def pathbased_fit(X: np.ndarray, ks) -> tuple[dict, PathBasedPredictor]:
+    """:func:`pathbased_cluster` of X at every k of ``ks`` and the
+    :class:`PathBasedPredictor` of those partitions, both from one single-linkage tree and
+    one matrix of effective dissimilarities."""
+    X = np.asarray(X, dtype=np.float64)
+    tree, D = tree_and_dissimilarity(X)
+    parts = agglomerate(D, ks)
+    return parts, PathBasedPredictor(X, parts, tree=tree, D_train=D)
+
+
 def effective_to_training(X_train: np.ndarray, X_test: np.ndarray, *,
                           tree: np.ndarray | None = None) -> np.ndarray:
     """D^eff(o, j) = min over training objects i of max(‖x_o − x_i‖, D^eff_ij): the
@@ -482,10 +499,8 @@ class PathBasedPredictor:
     def __init__(self, X_train: np.ndarray, labels: dict, *, tree: np.ndarray | None = None,
                  D_train: np.ndarray | None = None):
         self.X_train = np.asarray(X_train, dtype=np.float64)
-        n = len(self.X_train)
-        if tree is None:
-            tree = single_linkage(self.X_train) if n > 1 else None
-            D_train = tree_dissimilarity(tree) if n > 1 else np.zeros((n, n))
+        if D_train is None:
+            tree, D_train = tree_and_dissimilarity(self.X_train)
         self.tree = tree
         self.terms = {}
         for k, lab in labels.items():

@@ -193,13 +193,8 @@ def _sorted_and_labelled(Z, n):  # pragma: no cover - compiled
     parent = np.arange(2 * n - 1)
     size = np.ones(2 * n - 1, dtype=np.int64)
     for step in range(n - 1):
-        roots = np.empty(2, dtype=np.int64)
-        for side in range(2):
-            r = int(Z[step, side])
-            while parent[r] != r:
-                r = parent[r]
-            roots[side] = r
-        a, b = min(roots[0], roots[1]), max(roots[0], roots[1])
+        r, q = _root(parent, int(Z[step, 0])), _root(parent, int(Z[step, 1]))
+        a, b = min(r, q), max(r, q)
         new = n + step
         parent[a] = new
         parent[b] = new
@@ -208,6 +203,15 @@ def _sorted_and_labelled(Z, n):  # pragma: no cover - compiled
         Z[step, 1] = b
         Z[step, 3] = size[new]
     return Z
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _root(parent, r):  # pragma: no cover - compiled
+    """The root of r in the union–find ``parent``, halving the path on the way."""
+    while parent[r] != r:
+        parent[r] = parent[parent[r]]
+        r = parent[r]
+    return r
 
 
 def cophenetic_square(Z: np.ndarray) -> np.ndarray:
